@@ -1,0 +1,130 @@
+"""Bit helpers and the counter-based random numbers every kernel uses.
+
+Hands, piles and tricks are bit masks (``uint64``); these helpers are the
+few bit operations the kernels need, as LLVM intrinsics so that each is one
+instruction.  Randomness is a splitmix64 stream per game, seeded from
+``(seed, game index)`` alone, so a game plays the same whatever the thread
+count or chunking of the run it belongs to.
+"""
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+def _bit_intrinsic(name, with_flag):
+    @intrinsic
+    def _op(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+        sig = types.uint64(x)
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], signature.args[0], types.uint64)
+            i64 = ir.IntType(64)
+            if with_flag:
+                fnty = ir.FunctionType(i64, [i64, ir.IntType(1)])
+                fn = builder.module.declare_intrinsic(name, [i64], fnty)
+                return builder.call(fn, [v, ir.Constant(ir.IntType(1), 0)])
+            fnty = ir.FunctionType(i64, [i64])
+            fn = builder.module.declare_intrinsic(name, [i64], fnty)
+            return builder.call(fn, [v])
+
+        return sig, codegen
+
+    return _op
+
+
+popcount = _bit_intrinsic("llvm.ctpop", False)
+popcount.__doc__ = "Number of set bits of a 64-bit integer (uint64)."
+ctz = _bit_intrinsic("llvm.cttz", True)
+ctz.__doc__ = "Count of trailing zero bits (64 for zero)."
+clz = _bit_intrinsic("llvm.ctlz", True)
+clz.__doc__ = "Count of leading zero bits (64 for zero)."
+
+
+@njit(cache=True, inline="always")
+def highest_bit(x):
+    """Index of the highest set bit of a non-zero mask."""
+    return np.int64(63) - np.int64(clz(x))
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero mask."""
+    return np.int64(ctz(x))
+
+
+@njit(cache=True, inline="always")
+def kth_bit(mask, k):
+    """Index of the k-th (from 0, lowest first) set bit of ``mask``."""
+    m = np.uint64(mask)
+    for _ in range(k):
+        m &= m - U1
+    return np.int64(ctz(m))
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """The splitmix64 finaliser: a bijective scramble of 64 bits."""
+    z = np.uint64(z)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, inline="always")
+def game_stream(seed, index):
+    """Initial RNG state of game ``index`` of a run with ``seed``."""
+    return mix64(mix64(np.uint64(seed) ^ GOLDEN) + np.uint64(index) * GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def next_u64(state):
+    """Advance a splitmix64 state; returns (new_state, 64 random bits)."""
+    state = state + GOLDEN
+    return state, mix64(state)
+
+
+@njit(cache=True, inline="always")
+def bounded(state, n):
+    """A uniform integer in [0, n) for n < 2**32 (Lemire's multiply-shift).
+
+    Returns (new_state, value).
+    """
+    state, r = next_u64(state)
+    return state, np.int64(((r >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True, inline="always")
+def uniform01(state):
+    """A uniform float in [0, 1); returns (new_state, value)."""
+    state, r = next_u64(state)
+    return state, np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def shuffle_inplace(state, arr, n):
+    """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state."""
+    for i in range(n - 1, 0, -1):
+        state, j = bounded(state, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+    return state
+
+
+def seed_from_entropy():
+    """A fresh random seed for runs started without ``--seed``."""
+    return int(np.random.SeedSequence().entropy % (2**63))

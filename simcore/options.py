@@ -1,0 +1,260 @@
+"""Rule options as data: declaration, parsing, validation and rule sets.
+
+Every game declares its options once (name, kind, default, allowed values,
+one-line doc) and its presets as plain dicts.  A rule set is built from a
+preset, then a TOML file, then ``--set NAME=VALUE`` overrides, and is frozen.
+Each game turns a rule set into a small integer array for its kernels.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from .errors import RulesError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option.
+
+    kind: ``int``, ``bool``, ``choice``, ``int_list``, ``choice_list`` or
+    ``int_or`` (an integer or one of ``choices``, e.g. ``floor = none``).
+    ``default`` is a value, or a callable taking the other resolved values
+    (for defaults that depend on, say, the number of players).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple = ()
+    lo: int | None = None
+    hi: int | None = None
+    min_len: int = 1
+
+    def allowed(self) -> str:
+        """Human description of the allowed values."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(map(str, self.choices))
+        rng = _range_text(self.lo, self.hi)
+        if self.kind == "int":
+            return "an integer" + rng
+        if self.kind == "int_or":
+            return "an integer" + rng + " or " + " / ".join(self.choices)
+        if self.kind == "int_list":
+            return (f"a list of at least {self.min_len} distinct values from "
+                    + " ".join(map(str, self.choices)))
+        if self.kind == "choice_list":
+            return (f"a list of at least {self.min_len} distinct values from "
+                    + " ".join(map(str, self.choices)))
+        raise AssertionError(self.kind)
+
+    def parse(self, raw: Any) -> Any:
+        """Coerce a value from the command line (str), TOML or JSON; raise RulesError."""
+        try:
+            value = self._parse(raw)
+        except (ValueError, TypeError):
+            value = None
+        if value is None:
+            raise RulesError(
+                f"option '{self.name}': {raw!r} is not allowed; allowed: {self.allowed()}")
+        return value
+
+    def _parse(self, raw):
+        k = self.kind
+        if k == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            return None
+        if k == "int":
+            return self._int(raw)
+        if k == "int_or":
+            if isinstance(raw, str) and raw.strip().lower() in self.choices:
+                return raw.strip().lower()
+            return self._int(raw)
+        if k == "choice":
+            if isinstance(raw, str) and raw.strip() in self.choices:
+                return raw.strip()
+            return None
+        if k in ("int_list", "choice_list"):
+            items = raw
+            if isinstance(raw, str):
+                items = [s for s in raw.replace(" ", ",").split(",") if s != ""]
+            if not isinstance(items, (list, tuple)):
+                return None
+            out = []
+            for item in items:
+                if k == "int_list":
+                    v = self._int(item)
+                    if v is None or v not in self.choices:
+                        return None
+                else:
+                    v = item.strip() if isinstance(item, str) else None
+                    if v not in self.choices:
+                        return None
+                out.append(v)
+            if len(out) < self.min_len or len(set(out)) != len(out):
+                return None
+            return tuple(out)
+        raise AssertionError(k)
+
+    def _int(self, raw):
+        if isinstance(raw, bool):
+            return None
+        if isinstance(raw, int):
+            v = raw
+        elif isinstance(raw, str):
+            v = int(raw.strip())
+        elif isinstance(raw, float) and raw.is_integer():
+            v = int(raw)
+        else:
+            return None
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            return None
+        return v
+
+    def to_json(self, value):
+        """The value as written in a record's ``rules`` object."""
+        if isinstance(value, tuple):
+            return list(value)
+        return value
+
+    def to_text(self, value) -> str:
+        """The value as written on a command line (``--set name=TEXT``)."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return ",".join(map(str, value))
+        return str(value)
+
+
+def _range_text(lo, hi):
+    if lo is not None and hi is not None:
+        return f" from {lo} to {hi}"
+    if lo is not None:
+        return f" of at least {lo}"
+    if hi is not None:
+        return f" of at most {hi}"
+    return ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A complete, validated, frozen rule set of one game."""
+
+    game: str
+    values: Mapping[str, Any] = field(hash=False)
+    order: tuple = ()
+
+    def __getitem__(self, name):
+        return self.values[name]
+
+    def to_dict(self) -> dict:
+        """Every option written out, JSON-ready (the record's ``rules`` object)."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in
+                ((k, self.values[k]) for k in self.order)}
+
+    def canonical(self) -> str:
+        """A one-line canonical form, e.g. ``schadenfreude(players=4,limit=40,...)``."""
+        parts = []
+        for k in self.order:
+            v = self.values[k]
+            parts.append(f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}")
+        return f"{self.game}({';'.join(parts)})"
+
+
+class RuleBook:
+    """The options and presets of one game, and how to build rule sets from them."""
+
+    def __init__(self, game: str, options: tuple[Option, ...], presets: dict[str, dict],
+                 check: Callable[[dict], None] | None = None):
+        self.game = game
+        self.options = {o.name: o for o in options}
+        self.presets = presets
+        self.default_preset = next(iter(presets))
+        self._check = check
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``, or a RulesError listing the known ones."""
+        try:
+            return self.options[name]
+        except KeyError:
+            raise RulesError(f"unknown option '{name}' for {self.game}; options: "
+                             + ", ".join(self.options)) from None
+
+    def preset(self, name: str | None) -> dict:
+        """The raw values of a named preset."""
+        name = name or self.default_preset
+        if name not in self.presets:
+            raise RulesError(f"unknown preset '{name}' for {self.game}; presets: "
+                             + ", ".join(self.presets))
+        return dict(self.presets[name])
+
+    def parse_assignments(self, pairs) -> dict:
+        """Parse ``NAME=VALUE`` strings from the command line."""
+        out = {}
+        for pair in pairs:
+            if "=" not in pair:
+                raise RulesError(f"--set expects NAME=VALUE, got '{pair}'")
+            name, raw = pair.split("=", 1)
+            name = name.strip()
+            out[name] = self.option(name).parse(raw)
+        return out
+
+    def load_toml(self, path) -> dict:
+        """Option values from a TOML file (a flat table of option names)."""
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise RulesError(f"rules file '{path}' does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"rules file '{path}' is not valid TOML: {exc}") from None
+        except OSError as exc:
+            raise RulesError(f"rules file '{path}' cannot be read: {exc}") from None
+        if isinstance(data.get(self.game), dict):  # allow a [game] table
+            data = data[self.game]
+        return {name: self.option(name).parse(value) for name, value in data.items()}
+
+    def build(self, preset: str | None = None, rules_file=None, assignments=(),
+              overrides: Mapping | None = None) -> RuleSet:
+        """Preset, then TOML file, then ``--set`` pairs, then ``overrides``; validated."""
+        values = self.preset(preset)
+        if rules_file:
+            values.update(self.load_toml(rules_file))
+        values.update(self.parse_assignments(assignments))
+        for name, raw in (overrides or {}).items():
+            values[name] = self.option(name).parse(raw)
+        return self.resolve(values)
+
+    def from_dict(self, data: Mapping) -> RuleSet:
+        """A rule set from a record's ``rules`` object (missing names take defaults)."""
+        if not isinstance(data, Mapping):
+            raise RulesError("'rules' must be an object of option names")
+        values = {name: self.option(name).parse(v) for name, v in data.items()}
+        return self.resolve(values)
+
+    def resolve(self, values: dict) -> RuleSet:
+        """Fill defaults (fixed ones first, then those depending on others) and check."""
+        values = dict(values)
+        for name, v in list(values.items()):
+            values[name] = self.option(name).parse(v)
+        for opt in self.options.values():
+            if opt.name not in values and not callable(opt.default):
+                values[opt.name] = opt.default
+        for opt in self.options.values():
+            if opt.name not in values:
+                values[opt.name] = opt.parse(opt.default(values))
+        if self._check:
+            self._check(values)
+        order = tuple(self.options)
+        return RuleSet(self.game, MappingProxyType({k: values[k] for k in order}), order)
