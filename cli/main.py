@@ -1,0 +1,203 @@
+"""The ``tricksim`` command line: parse options, call the runner, print and write results.
+
+No game logic here: options become a rule set and run settings, the runner
+plays, ``simcore.stats`` formats and writes.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from simcore import __version__
+from simcore.errors import TricksimError
+from simcore.games import game_names, get_game
+
+GAMES = click.Choice(game_names())
+
+
+def user_errors(fn):
+    """Turn TricksimError into a one-line click error (exit 1, no traceback)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TricksimError as exc:
+            raise click.ClickException(str(exc)) from None
+    return wrapper
+
+
+class Progress:
+    """A progress line on stderr, shown only on a terminal and after two seconds."""
+
+    def __init__(self, label: str, enabled: bool | None = None):
+        self.label = label
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.t0 = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int):
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.t0
+        if elapsed < 2.0 and done < total:
+            return
+        if not self.shown and done >= total:
+            return
+        self.shown = True
+        rate = done / elapsed if elapsed > 0 else 0
+        eta = (total - done) / rate if rate > 0 else 0
+        width = 30
+        fill = int(width * done / total)
+        click.echo(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done:,}/{total:,} "
+                   f"{rate:,.0f}/s eta {eta:,.0f}s ", err=True, nl=False)
+        if done >= total:
+            click.echo("", err=True)
+
+
+def rule_options(fn):
+    """The options that build a rule set, shared by the commands that play."""
+    for decorator in reversed([
+        click.option("--players", type=int, default=None,
+                     help="Number of players (where the game lets it vary)."),
+        click.option("--preset", default=None, help="Named rule set (see `tricksim rules GAME`)."),
+        click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+                     help="TOML file of option = value lines, applied over the preset."),
+        click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
+                     help="Override one option (repeatable); lists comma-separated."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tricksim")
+def cli():
+    """tricksim: fast Monte Carlo simulation of trick-taking card games.
+
+    \b
+    Examples:
+      tricksim simulate schadenfreude --games 1000000 --policy heuristic,random,random,random --seed 1
+      tricksim rules schadenfreude
+      tricksim replay games.jsonl
+    """
+
+
+@cli.command()
+@click.argument("game", type=GAMES)
+@rule_options
+@click.option("--policy", "policy", default="random", show_default=True,
+              help="Player policy: one name for all seats or one per seat, comma-separated.")
+@click.option("--games", "games", type=int, default=100_000, show_default=True,
+              help="Number of games to play.")
+@click.option("--seed", type=int, default=None,
+              help="Run seed (drawn and recorded in run.json if omitted).")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all cores).")
+@click.option("--chunk-size", type=int, default=None,
+              help="Games per kernel call (results do not depend on it).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Run folder (default results/<game>-<timestamp>/).")
+@click.option("--records", type=click.Path(dir_okay=False), default=None,
+              help="Also write every game as a JSON Lines record to this file.")
+@click.option("--summary-only", is_flag=True,
+              help="Keep running aggregates only (constant memory; no games.parquet).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="How the summary is printed.")
+@user_errors
+def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
+             chunk_size, out, records, summary_only, fmt):
+    """Play GAME many times and summarize.
+
+    Prints per-seat win rates (95% Wilson intervals), scores and game-level
+    figures, and writes a run folder with games.parquet, summary.csv and
+    run.json.
+
+    \b
+    Example:
+      tricksim simulate schadenfreude --players 4 --games 1000000 \\
+          --policy heuristic,random,random,random --seed 1
+    """
+    from simcore.runner import simulate as run_simulation, write_records, write_run
+    from simcore.stats import format_summary
+
+    g = get_game(game)
+    rules = g.build_rules(preset, rules_file, assignments, players)
+    result = run_simulation(game, rules, policy.split(","), games, seed, threads, chunk_size,
+                            summary_only, Progress(f"{game}"))
+    out_dir = Path(out) if out else Path("results") / (
+        f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    write_run(result, out_dir)
+    if records:
+        write_records(game, rules, result.policies, result.seed, games, records,
+                      Progress("records"))
+    click.echo(format_summary(result.summary, fmt), nl=False)
+    rate = result.games / result.wall_time if result.wall_time > 0 else float("inf")
+    click.echo(f"{result.games:,} games in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
+               f"{result.threads} threads, seed {result.seed}); wrote {out_dir}/"
+               + (f" and {records}" if records else ""), err=True)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@user_errors
+def replay(file):
+    """Replay every record of a JSON Lines FILE through the engine.
+
+    Checks that each deal is valid, each action legal, and each stated result
+    follows; prints the first failure of every bad record and exits 1 if any
+    fail.
+
+    \b
+    Example:
+      tricksim simulate schadenfreude --games 100 --seed 7 --records games.jsonl
+      tricksim replay games.jsonl
+    """
+    from simcore.records import replay_file
+
+    count, failures = replay_file(file)
+    for f in failures:
+        click.echo(str(f), err=True)
+    if failures:
+        click.echo(f"{len(failures)} of {count} records failed", err=True)
+        sys.exit(1)
+    click.echo(f"{count} records replayed, all valid")
+
+
+@cli.command()
+@click.argument("game", type=GAMES)
+@click.option("--preset", default=None, help="Show this preset's values.")
+@click.option("--players", type=int, default=None, help="Resolve player-dependent defaults.")
+@user_errors
+def rules(game, preset, players):
+    """List every rule option of GAME: value, allowed values and meaning.
+
+    \b
+    Example:
+      tricksim rules schadenfreude --preset summary-de
+    """
+    g = get_game(game)
+    rs = g.build_rules(preset, players=players)
+    book = g.rulebook
+    click.echo(f"{game}: preset '{preset or book.default_preset}'; presets: "
+               + ", ".join(book.presets))
+    rows = [(name, opt.to_text(rs[name]), opt.allowed(), opt.doc)
+            for name, opt in book.options.items()]
+    widths = [max(len(r[i]) for r in rows + [("option", "value", "allowed", "")])
+              for i in range(3)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(("option", "value", "allowed"), widths))
+               + "  meaning")
+    for r in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
+
+
+def main():
+    """Console-script entry point."""
+    cli(prog_name="tricksim")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""What every game provides to the runner, the statistics, the records and the CLI.
+
+A game is one subpackage of ``simcore.games`` exposing a ``GAME`` object that
+follows this interface, plus one line in ``simcore.games.REGISTRY``.
+
+Chunks: ``run_chunk`` plays games ``start .. start+count-1`` and returns a
+dict of *tables*: ``{"games": {column: array}, ...}``; every table's columns
+are numpy arrays of equal length (2-D arrays of shape (rows, seats) for
+per-seat values).  ``games`` has one row per game, in index order; a game
+may add others (Schnapsen: ``deals``).  ``aggregate`` reduces a chunk to
+additive sums (numbers or numpy arrays) so that a run's summary needs
+constant memory; ``summarize`` turns the summed aggregates into frames.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import RulesError
+from ..options import RuleBook, RuleSet
+
+
+class Game:
+    """Base class of a game; subclasses fill in the abstract parts."""
+
+    name: str = ""
+    rulebook: RuleBook
+    policies: tuple[str, ...] = ("random",)
+    description: str = ""
+    #: names of the tables ``run_chunk`` returns besides ``games``
+    extra_tables: tuple[str, ...] = ()
+
+    # ----- rules -------------------------------------------------------
+    def build_rules(self, preset=None, rules_file=None, assignments=(), players=None) -> RuleSet:
+        """A validated rule set from a preset, a TOML file, ``--set`` pairs and ``--players``."""
+        overrides = {}
+        if players is not None:
+            if "players" in self.rulebook.options:
+                overrides["players"] = players
+        rules = self.rulebook.build(preset, rules_file, assignments, overrides)
+        if players is not None and "players" not in self.rulebook.options \
+                and players != self.seats(rules):
+            raise RulesError(f"{self.name} with these rules is played by {self.seats(rules)} "
+                             f"players, not {players}")
+        return rules
+
+    def seats(self, rules: RuleSet) -> int:
+        """Number of seats (players) under ``rules``."""
+        raise NotImplementedError
+
+    def policy_ids(self, names, rules: RuleSet) -> tuple[list[str], np.ndarray]:
+        """Resolve a policy list (one name for every seat, or one per seat)."""
+        n = self.seats(rules)
+        names = [s.strip() for s in names] if names else ["random"]
+        if len(names) == 1:
+            names = names * n
+        if len(names) != n:
+            raise RulesError(f"--policy lists {len(names)} players but {self.name} with these "
+                             f"rules has {n} seats; give one name or {n} comma-separated names")
+        for s in names:
+            if s not in self.policies:
+                raise RulesError(f"unknown policy '{s}' for {self.name}; policies: "
+                                 + ", ".join(self.policies))
+        return names, np.array([self.policies.index(s) for s in names], dtype=np.int64)
+
+    # ----- play --------------------------------------------------------
+    def run_chunk(self, rules: RuleSet, policy_ids: np.ndarray, seed: int, start: int,
+                  count: int) -> dict[str, dict[str, np.ndarray]]:
+        """Play ``count`` games from index ``start`` (numba threads in parallel)."""
+        raise NotImplementedError
+
+    def aggregate(self, chunk: dict, rules: RuleSet) -> dict[str, Any]:
+        """Additive sums of a chunk (summed over chunks by the runner)."""
+        raise NotImplementedError
+
+    def summarize(self, agg: dict, rules: RuleSet, policies: list[str]) -> dict:
+        """Frames from summed aggregates: at least ``seats`` (one row per seat) and
+        ``game`` (columns metric, value, low, high)."""
+        raise NotImplementedError
+
+    def frames(self, chunk: dict, rules: RuleSet, policies: list[str]) -> dict:
+        """Chunk tables as pandas frames (``games`` and any extra table)."""
+        raise NotImplementedError
+
+    # ----- records -----------------------------------------------------
+    def record(self, rules: RuleSet, policies: list[str], policy_ids: np.ndarray, seed: int,
+               index: int) -> dict:
+        """The record (records contract) of game ``index`` of run ``seed``."""
+        raise NotImplementedError
+
+    def replay(self, record: dict) -> None:
+        """Check a record action by action; raise ReplayError at the first fault."""
+        raise NotImplementedError

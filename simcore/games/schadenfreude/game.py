@@ -1,0 +1,107 @@
+"""Schadenfreude's side of the game interface: chunks, aggregates, summaries, frames."""
+import numpy as np
+import pandas as pd
+
+from ...stats import mean_ci, metric_frame, rate_ci
+from ..base import Game
+from .play import play_batch
+from .policies import POLICIES
+from .rules import RULEBOOK, rules_array
+
+
+class Schadenfreude(Game):
+    """Schadenfreude, 3 to 5 players: second-highest wins, pairs cancel, bust above the limit."""
+
+    name = "schadenfreude"
+    rulebook = RULEBOOK
+    policies = POLICIES
+    description = "3-5 players; the second-highest follower wins; bust above the limit"
+
+    def seats(self, rules):
+        return rules["players"]
+
+    def run_chunk(self, rules, policy_ids, seed, start, count):
+        n = self.seats(rules)
+        cols = {
+            "rounds": np.zeros(count, np.int32),
+            "scores": np.zeros((count, n), np.int32),
+            "winner": np.zeros(count, np.int8),
+            "bust": np.zeros(count, np.uint8),
+            "unfinished": np.zeros(count, np.bool_),
+            "first_leader": np.zeros(count, np.int8),
+        }
+        play_batch(rules_array(rules), policy_ids, np.uint64(seed), start, count,
+                   cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
+                   cols["unfinished"], cols["first_leader"])
+        cols["index"] = np.arange(start, start + count, dtype=np.int64)
+        return {"games": cols}
+
+    def aggregate(self, chunk, rules):
+        c = chunk["games"]
+        n = self.seats(rules)
+        seats = np.arange(n)
+        winner = c["winner"].astype(np.int64)
+        bust = (c["bust"][:, None].astype(np.int64) >> seats) & 1
+        scores = c["scores"].astype(np.float64)
+        rounds = c["rounds"].astype(np.float64)
+        return {
+            "games": len(winner),
+            "rounds": rounds.sum(),
+            "rounds_sq": (rounds * rounds).sum(),
+            "wins": (winner[:, None] == seats).sum(axis=0),
+            "busts": bust.sum(axis=0),
+            "score": scores.sum(axis=0),
+            "score_sq": (scores * scores).sum(axis=0),
+            "no_winner": int((winner < 0).sum()),
+            "unfinished": int(c["unfinished"].sum()),
+            "all_bust": int((bust.sum(axis=1) == n).sum()),
+            "first_leader_wins": int((winner == c["first_leader"]).sum()),
+        }
+
+    def summarize(self, agg, rules, policies):
+        games = int(agg["games"])
+        rows = []
+        for p, pol in enumerate(policies):
+            rate, lo, hi = rate_ci(agg["wins"][p], games)
+            mean, sd, mlo, mhi = mean_ci(agg["score"][p], agg["score_sq"][p], games)
+            rows.append({"seat": p, "policy": pol, "games": games, "wins": int(agg["wins"][p]),
+                         "win_rate": rate, "win_low": lo, "win_high": hi,
+                         "score_mean": mean, "score_sd": sd, "score_low": mlo,
+                         "score_high": mhi, "bust_rate": float(agg["busts"][p]) / games})
+        seats = pd.DataFrame(rows)
+        mr, _, rlo, rhi = mean_ci(agg["rounds"], agg["rounds_sq"], games)
+        game = metric_frame([
+            ("games", games, np.nan, np.nan),
+            ("mean_rounds", mr, rlo, rhi),
+            ("no_winner_rate", *rate_ci(agg["no_winner"], games)),
+            ("unfinished_rate", *rate_ci(agg["unfinished"], games)),
+            ("all_bust_rate", *rate_ci(agg["all_bust"], games)),
+            ("first_leader_win_rate", *rate_ci(agg["first_leader_wins"], games)),
+        ])
+        return {"seats": seats, "game": game}
+
+    def frames(self, chunk, rules, policies):
+        c = chunk["games"]
+        n = self.seats(rules)
+        data = {"index": c["index"], "rounds": c["rounds"]}
+        for p in range(n):
+            data[f"score_{p}"] = c["scores"][:, p]
+        for p in range(n):
+            data[f"win_{p}"] = c["winner"] == p
+        for p in range(n):
+            data[f"bust_{p}"] = ((c["bust"] >> p) & 1).astype(bool)
+        data["winner"] = c["winner"]
+        data["unfinished"] = c["unfinished"]
+        data["first_leader"] = c["first_leader"]
+        return {"games": pd.DataFrame(data)}
+
+    def record(self, rules, policies, policy_ids, seed, index):
+        from .records import build_record
+        return build_record(rules, policies, policy_ids, seed, index)
+
+    def replay(self, record):
+        from .records import replay_record
+        replay_record(record)
+
+
+GAME = Schadenfreude()

@@ -1,0 +1,179 @@
+"""The runner: seeding, chunking and threads around a game's kernels.
+
+Each game's randomness derives from ``(seed, game index)`` alone, so a run
+gives identical results whatever the thread count or chunk size.  A run
+keeps running aggregates per chunk (constant memory); unless
+``summary_only`` it also keeps the per-game tables, the only thing that grows.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numba
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .bits import seed_from_entropy
+from .errors import TricksimError
+from .games import get_game
+from .options import RuleSet
+from .stats import add_sums
+
+DEFAULT_CHUNK = 1 << 16
+MAX_SEED = 2**63 - 1
+
+
+@dataclass
+class RunResult:
+    """What a run produced: its settings, timing, summary and (unless summary-only) tables."""
+
+    game: str
+    rules: RuleSet
+    policies: list[str]
+    seed: int
+    games: int
+    threads: int
+    chunk_size: int
+    wall_time: float
+    aggregates: dict
+    summary: dict
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def run_info(self) -> dict:
+        """The ``run.json`` contents."""
+        agg = self.aggregates
+        info = {
+            "version": __version__,
+            "game": self.game,
+            "rules": self.rules.to_dict(),
+            "rules_canonical": self.rules.canonical(),
+            "policies": self.policies,
+            "seed": self.seed,
+            "games": self.games,
+            "threads": self.threads,
+            "chunk_size": self.chunk_size,
+            "wall_time_s": round(self.wall_time, 6),
+            "games_per_s": round(self.games / self.wall_time, 1) if self.wall_time > 0 else None,
+        }
+        if "rounds" in agg and self.games:
+            info["mean_rounds_per_game"] = float(agg["rounds"]) / self.games
+        if "deals" in agg and self.games:
+            info["mean_deals_per_game"] = float(agg["deals"]) / self.games
+        return info
+
+
+def resolve_threads(threads: int | None) -> int:
+    """The thread count to use; a clear error above what numba was started with."""
+    top = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return top
+    if threads < 1 or threads > top:
+        raise TricksimError(f"--threads {threads} is not allowed; allowed: 1 to {top} "
+                            "(set NUMBA_NUM_THREADS to allow more)")
+    return threads
+
+
+def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int = 10_000,
+             seed: int | None = None, threads: int | None = None,
+             chunk_size: int | None = None, summary_only: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Play ``games`` games of ``game`` and summarize them.
+
+    rules: a RuleSet (default: the game's default preset); policies: a list of
+    policy names, one per seat or one for all (default random); seed: the
+    run's seed (drawn and recorded if None); threads: numba threads (default
+    all); chunk_size: games per kernel call; summary_only: keep only running
+    aggregates; progress: called with (games done, games) after each chunk.
+
+    Example::
+
+        >>> from simcore import simulate
+        >>> res = simulate("schadenfreude", games=1000, seed=1,
+        ...                policies=["heuristic", "random", "random", "random"])
+        >>> res.summary["seats"][["seat", "policy", "win_rate"]]   # doctest: +SKIP
+    """
+    g = get_game(game)
+    if rules is None:
+        rules = g.build_rules()
+    if games < 1:
+        raise TricksimError(f"--games {games} is not allowed; allowed: a positive integer")
+    if seed is None:
+        seed = seed_from_entropy()
+    if not 0 <= seed <= MAX_SEED:
+        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+    names, ids = g.policy_ids(policies, rules)
+    threads = resolve_threads(threads)
+    chunk = int(chunk_size or DEFAULT_CHUNK)
+    if chunk < 1:
+        raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    agg = None
+    kept: dict[str, list] = {}
+    t0 = time.perf_counter()
+    try:
+        for start in range(0, games, chunk):
+            count = min(chunk, games - start)
+            part = g.run_chunk(rules, ids, seed, start, count)
+            agg = add_sums(agg, g.aggregate(part, rules))
+            if not summary_only:
+                for name, frame in g.frames(part, rules, names).items():
+                    kept.setdefault(name, []).append(frame)
+            if progress:
+                progress(start + count, games)
+    finally:
+        numba.set_num_threads(previous)
+    wall = time.perf_counter() - t0
+    tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
+    summary = g.summarize(agg, rules, names)
+    return RunResult(game, rules, names, seed, games, threads, chunk, wall, agg, summary,
+                     tables)
+
+
+def write_run(result: RunResult, out: Path) -> list[Path]:
+    """Write a run folder: the tables as parquet, ``summary.csv`` and ``run.json``."""
+    from .stats import summary_csv_frame, write_csv, write_json, write_parquet
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in result.tables.items():
+        write_parquet(frame, out / f"{name}.parquet")
+        written.append(out / f"{name}.parquet")
+    write_csv(summary_csv_frame(result.summary), out / "summary.csv")
+    write_json(result.run_info(), out / "run.json")
+    written += [out / "summary.csv", out / "run.json"]
+    return written
+
+
+def write_records(game: str, rules: RuleSet, policies, seed: int, games: int, path,
+                  progress: Callable[[int, int], None] | None = None) -> int:
+    """Write the records of games 0..games-1 of run ``seed`` as JSON Lines (atomically)."""
+    g = get_game(game)
+    names, ids = g.policy_ids(policies, rules)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for index in range(games):
+                rec = g.record(rules, names, ids, seed, index)
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                if progress and (index + 1) % 1000 == 0:
+                    progress(index + 1, games)
+        from .stats import _UMASK
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return games

@@ -1,0 +1,168 @@
+"""Statistics and result files: pandas and scipy only (no numba here).
+
+Intervals: Wilson score intervals for rates (scipy.stats.binomtest), normal
+intervals for means (scipy.stats.norm).  Run folders: ``games.parquet`` (and
+any other per-row table), ``summary.csv`` and ``run.json``, each written to a
+temporary name and renamed, so a file is there whole or not at all.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+CONFIDENCE = 0.95
+_Z = float(_st.norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+def rate_ci(k, n):
+    """Rate ``k/n`` with its 95% Wilson interval: (rate, low, high); NaN when n = 0."""
+    k, n = int(k), int(n)
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    ci = _st.binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
+
+
+def mean_ci(total, total_sq, n):
+    """Mean, standard deviation and 95% normal interval of the mean from sums."""
+    n = int(n)
+    if n <= 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean = float(total) / n
+    var = max(0.0, float(total_sq) / n - mean * mean) * (n / (n - 1) if n > 1 else 0.0)
+    sd = math.sqrt(var)
+    half = _Z * sd / math.sqrt(n)
+    return mean, sd, mean - half, mean + half
+
+
+def metric_frame(rows) -> pd.DataFrame:
+    """A game-level frame from (metric, value, low, high) tuples."""
+    return pd.DataFrame(rows, columns=["metric", "value", "low", "high"])
+
+
+def add_sums(total: dict | None, part: dict) -> dict:
+    """Add one chunk's aggregates into the running totals."""
+    if total is None:
+        return {k: (np.array(v, dtype=np.float64) if isinstance(v, np.ndarray) else v)
+                for k, v in part.items()}
+    for k, v in part.items():
+        total[k] = total[k] + v
+    return total
+
+
+def summary_csv_frame(summary: dict) -> pd.DataFrame:
+    """All summary frames as one tidy table with a ``section`` column."""
+    parts = []
+    for section, frame in summary.items():
+        f = frame.copy()
+        f.insert(0, "section", section)
+        parts.append(f)
+    return pd.concat(parts, ignore_index=True, sort=False)
+
+
+def _fmt(v, digits=4):
+    if isinstance(v, (float, np.floating)):
+        if math.isnan(v):
+            return "-"
+        if float(v).is_integer() and abs(v) >= 1000:
+            return f"{int(v)}"
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def format_table(summary: dict) -> str:
+    """A plain-text rendering of the summary for the terminal."""
+    out = []
+    for section, frame in summary.items():
+        out.append(f"[{section}]")
+        if list(frame.columns[:4]) == ["metric", "value", "low", "high"]:
+            rows = [[m, _fmt(v), "" if _isnan(lo) else f"[{_fmt(lo)}, {_fmt(hi)}]"]
+                    for m, v, lo, hi in frame[["metric", "value", "low", "high"]]
+                    .itertuples(index=False)]
+            out.append(_grid(["metric", "value", "95% interval"], rows))
+        else:
+            rows = [[_fmt(v) for v in row] for row in frame.itertuples(index=False)]
+            out.append(_grid([str(c) for c in frame.columns], rows))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _isnan(v):
+    return isinstance(v, float) and math.isnan(v)
+
+
+def _grid(header, rows):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return "\n".join(lines)
+
+
+def format_summary(summary: dict, fmt: str) -> str:
+    """The summary as ``table``, ``csv`` or ``json`` text."""
+    if fmt == "table":
+        return format_table(summary)
+    if fmt == "csv":
+        return summary_csv_frame(summary).to_csv(index=False)
+    if fmt == "json":
+        return json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in
+                           summary.items()}, indent=2) + "\n"
+    raise ValueError(fmt)
+
+
+# ----- atomic files -------------------------------------------------------
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def _atomic(path: Path, write):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_parquet(frame: pd.DataFrame, path):
+    """Write a frame to parquet atomically."""
+    _atomic(path, lambda tmp: frame.to_parquet(tmp, index=False))
+
+
+def write_csv(frame: pd.DataFrame, path):
+    """Write a frame to CSV atomically."""
+    _atomic(path, lambda tmp: frame.to_csv(tmp, index=False))
+
+
+def write_json(obj, path):
+    """Write JSON atomically."""
+    def w(tmp):
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(obj, fh, indent=2)
+            fh.write("\n")
+    _atomic(path, w)
+
+
+def write_text(text: str, path):
+    """Write text atomically."""
+    def w(tmp):
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    _atomic(path, w)
