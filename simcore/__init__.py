@@ -5,6 +5,10 @@ rules, policies, records), ``write_run`` and ``write_records``.
 """
 __version__ = "0.1.0"
 
+from ._cache import configure_numba_cache  # noqa: E402
+
+configure_numba_cache()
+
 from .games import get_game, game_names  # noqa: E402
 from .runner import RunResult, simulate, write_records, write_run  # noqa: E402
 

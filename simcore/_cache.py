@@ -1,0 +1,31 @@
+"""Point numba's on-disk cache at a folder keyed by the engine's source.
+
+numba's ``cache=True`` checks only the timestamp of the file that defines a
+function, not of the files whose jitted functions it calls, so a cached batch
+kernel can silently keep an old policy or rule after an edit in another
+module.  Keying the cache folder by a hash of every source file of the package
+makes any edit start a fresh cache.  A user's own NUMBA_CACHE_DIR wins.
+"""
+import hashlib
+import os
+from pathlib import Path
+
+
+def configure_numba_cache() -> None:
+    """Set numba's cache folder to one keyed by this package's source (once)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "tricksim" / "numba" / digest.hexdigest()[:16]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # read-only home: numba falls back to its own locations
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    import numba  # noqa: E402  (numba may already be imported: set its config too)
+    numba.config.CACHE_DIR = str(folder)
