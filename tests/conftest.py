@@ -1,0 +1,94 @@
+"""Fixtures shared by every game's tests (keep this file game-agnostic).
+
+Numba compiles each kernel once per process (and caches to disk), so the
+expensive things here are session-scoped and everything runs in-process:
+the CLI through click's CliRunner, never a subprocess per test.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
+
+# The first call of a jitted function compiles; hypothesis must not count that
+# against its per-example deadline.
+settings.register_profile("tricksim", deadline=None, max_examples=200,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tricksim")
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(scope="session")
+def golden_dir() -> Path:
+    """The folder of golden records (tests/golden)."""
+    return GOLDEN
+
+
+def read_jsonl(path) -> list[dict]:
+    """The records of a JSON Lines file."""
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def write_jsonl(path, records) -> Path:
+    """Write records as JSON Lines (one compact object per line)."""
+    path = Path(path)
+    with open(path, "w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write((rec if isinstance(rec, str) else json.dumps(rec, separators=(",", ":")))
+                     + "\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def jsonl():
+    """``jsonl.read(path)`` and ``jsonl.write(path, records)`` (a str record is written as is)."""
+    class _JSONL:
+        read = staticmethod(read_jsonl)
+        write = staticmethod(write_jsonl)
+    return _JSONL
+
+
+@pytest.fixture
+def invoke(tmp_path, monkeypatch):
+    """Run ``tricksim ARGS...`` in-process with the working directory at ``tmp_path``.
+
+    Returns click's Result (``exit_code``, ``stdout``, ``stderr``, ``output``,
+    ``exception``); exceptions are caught so that a traceback shows up as a
+    failed ``exception`` check rather than an error in the test.
+    """
+    from cli.main import cli
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def run(*args, input=None):
+        return runner.invoke(cli, [str(a) for a in args], input=input, prog_name="tricksim")
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def game_records():
+    """Memoised records: ``game_records(game, rules, policies, seed, indices)`` -> [record].
+
+    ``rules`` is a RuleSet; records of the same arguments are built once per session.
+    """
+    from simcore import get_game
+    cache: dict = {}
+
+    def build(game_name, rules, policies, seed, indices):
+        g = get_game(game_name)
+        names, ids = g.policy_ids(list(policies), rules)
+        out = []
+        for i in indices:
+            key = (game_name, rules.canonical(), tuple(names), seed, i)
+            if key not in cache:
+                cache[key] = g.record(rules, names, ids, seed, i)
+            out.append(cache[key])
+        return out
+
+    return build
