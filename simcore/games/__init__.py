@@ -5,6 +5,7 @@ from ..errors import TricksimError
 
 REGISTRY = {
     "schadenfreude": "simcore.games.schadenfreude",
+    "schnapsen": "simcore.games.schnapsen",
 }
 
 

@@ -1,0 +1,166 @@
+"""Schnapsen's side of the game interface: chunks, aggregates, summaries, frames."""
+import numpy as np
+import pandas as pd
+
+from ...stats import mean_ci, metric_frame, rate_ci
+from ..base import Game
+from .kernels import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
+from .play import DEAL_COLUMNS, N_DEAL_COLUMNS, play_batch
+from .policies import POLICIES
+from .rules import RULEBOOK, max_deals, rules_array
+
+# deal-row buffer budget of one kernel call (rows of N_DEAL_COLUMNS int16)
+_ROW_BUDGET = 1 << 20
+# how deals end, as summary rows: (metric, reason, game points or 0 for any)
+ENDINGS = (("claim_1", CLAIM, 1), ("claim_2", CLAIM, 2), ("claim_3", CLAIM, 3),
+           ("wrong_claim", WRONG_CLAIM, 0), ("failed_close", FAILED_CLOSE, 0),
+           ("last_trick", LAST_TRICK, 0), ("resign", RESIGN, 0))
+
+
+class Schnapsen(Game):
+    """Schnapsen, 2 players: Austrian rules, matches from ``match_points`` down to 0."""
+
+    name = "schnapsen"
+    rulebook = RULEBOOK
+    policies = POLICIES
+    description = "2 players, 20 cards; 66 to claim; matches of game points down to 0"
+    extra_tables = ("deals",)
+
+    def seats(self, rules):
+        return 2
+
+    def run_chunk(self, rules, policy_ids, seed, start, count):
+        md = max_deals(rules)
+        ra = rules_array(rules)
+        deals = np.zeros(count, np.int16)
+        winner = np.zeros(count, np.int8)
+        first_dealer = np.zeros(count, np.int8)
+        left = np.zeros((count, 2), np.int16)
+        parts = []
+        step = max(1, _ROW_BUDGET // md)
+        for s in range(0, count, step):
+            n = min(step, count - s)
+            rows = np.zeros((n, md, N_DEAL_COLUMNS), np.int16)
+            play_batch(ra, policy_ids, np.uint64(seed), start + s, n, rows, deals[s:s + n],
+                       winner[s:s + n], first_dealer[s:s + n], left[s:s + n])
+            parts.append(rows[np.arange(md)[None, :] < deals[s:s + n, None]])
+        flat = np.concatenate(parts) if parts else np.zeros((0, N_DEAL_COLUMNS), np.int16)
+        index = np.arange(start, start + count, dtype=np.int64)
+        deal_tab = {"index": np.repeat(index, deals.astype(np.int64)),
+                    "deal": np.concatenate([np.arange(k, dtype=np.int16) for k in deals])
+                    if count else np.zeros(0, np.int16)}
+        for i, name in enumerate(DEAL_COLUMNS):
+            deal_tab[name] = flat[:, i]
+        games = {"index": index, "deals": deals, "winner": winner,
+                 "first_dealer": first_dealer, "match_points": left}
+        return {"games": games, "deals": deal_tab}
+
+    def aggregate(self, chunk, rules):
+        g = chunk["games"]
+        d = chunk["deals"]
+        seats = np.arange(2)
+        winner = d["winner"].astype(np.int64)
+        gp = d["game_points"].astype(np.int64)
+        reason = d["reason"].astype(np.int64)
+        won = winner[:, None] == seats
+        gp_seat = np.where(won, gp[:, None], 0).astype(np.float64)
+        closer = d["closer"].astype(np.int64)
+        claimer = d["claimer"].astype(np.int64)
+        nd = g["deals"].astype(np.float64)
+        endings = np.array([((reason == r) & ((gp == k) | (k == 0))).sum()
+                            for _, r, k in ENDINGS], dtype=np.float64)
+        mar = np.stack([d["marriages_0"], d["marriages_1"]], axis=1).astype(np.int64)
+        mc = np.stack([d["marriages_counted_0"], d["marriages_counted_1"]], axis=1)
+        ex = np.stack([d["exchanges_0"], d["exchanges_1"]], axis=1).astype(np.int64)
+        return {
+            "matches": len(nd),
+            "match_wins": (g["winner"][:, None] == seats).sum(axis=0),
+            "deals": nd.sum(),
+            "deals_sq": (nd * nd).sum(),
+            "deal_wins": won.sum(axis=0),
+            "gp": gp_seat.sum(axis=0),
+            "gp_sq": (gp_seat * gp_seat).sum(axis=0),
+            "endings": endings,
+            "closes": (closer[:, None] == seats).sum(axis=0),
+            "close_wins": ((closer[:, None] == seats) & won).sum(axis=0),
+            "claims": (claimer[:, None] == seats).sum(axis=0),
+            "wrong_claims": ((claimer[:, None] == seats)
+                             & (reason == WRONG_CLAIM)[:, None]).sum(axis=0),
+            "marriages": mar.sum(axis=0),
+            "marriages_counted": mc.astype(np.int64).sum(axis=0),
+            "exchanges": ex.sum(axis=0),
+            "dealer_wins": int((winner == d["dealer"]).sum()),
+            "seat_dealer_deals": (d["dealer"][:, None] == seats).sum(axis=0),
+            "seat_dealer_wins": ((d["dealer"][:, None] == seats) & won).sum(axis=0),
+        }
+
+    def summarize(self, agg, rules, policies):
+        matches = int(agg["matches"])
+        deals = int(agg["deals"])
+        rows = []
+        for p, pol in enumerate(policies):
+            rate, lo, hi = rate_ci(agg["match_wins"][p], matches)
+            m, _, mlo, mhi = mean_ci(agg["gp"][p], agg["gp_sq"][p], deals)
+            dr, dlo, dhi = rate_ci(agg["deal_wins"][p], deals)
+            closes = int(agg["closes"][p])
+            rows.append({
+                "seat": p, "policy": pol, "matches": matches,
+                "wins": int(agg["match_wins"][p]), "win_rate": rate, "win_low": lo,
+                "win_high": hi, "game_points_per_deal": m, "gp_low": mlo, "gp_high": mhi,
+                "deal_win_rate": dr, "deal_win_low": dlo, "deal_win_high": dhi,
+                "closes_per_deal": closes / deals if deals else np.nan,
+                "close_success_rate": agg["close_wins"][p] / closes if closes else np.nan,
+                "claims_per_deal": agg["claims"][p] / deals if deals else np.nan,
+                "wrong_claims": int(agg["wrong_claims"][p]),
+                "marriages_per_deal": agg["marriages"][p] / deals if deals else np.nan,
+                "marriages_counted_per_deal":
+                    agg["marriages_counted"][p] / deals if deals else np.nan,
+                "exchanges_per_deal": agg["exchanges"][p] / deals if deals else np.nan,
+                "deal_win_rate_as_dealer": rate_ci(agg["seat_dealer_wins"][p],
+                                                   agg["seat_dealer_deals"][p])[0],
+            })
+        seats = pd.DataFrame(rows)
+        md, _, mdlo, mdhi = mean_ci(agg["deals"], agg["deals_sq"], matches)
+        closes = int(np.sum(agg["closes"]))
+        marriages = int(np.sum(agg["marriages"]))
+        game = metric_frame([
+            ("matches", matches, np.nan, np.nan),
+            ("deals", deals, np.nan, np.nan),
+            ("deals_per_match", md, mdlo, mdhi),
+            ("dealer_deal_win_rate", *rate_ci(agg["dealer_wins"], deals)),
+            ("non_dealer_deal_win_rate", *rate_ci(deals - agg["dealer_wins"], deals)),
+            ("close_rate", *rate_ci(closes, deals)),
+            ("close_success_rate", *rate_ci(np.sum(agg["close_wins"]), closes)),
+            ("marriages_per_deal", marriages / deals if deals else np.nan, np.nan, np.nan),
+            ("marriages_counted_share", *rate_ci(np.sum(agg["marriages_counted"]), marriages)),
+            ("exchanges_per_deal", np.sum(agg["exchanges"]) / deals if deals else np.nan,
+             np.nan, np.nan),
+        ])
+        ends = metric_frame([(name, *rate_ci(agg["endings"][i], deals))
+                             for i, (name, _, _) in enumerate(ENDINGS)])
+        return {"seats": seats, "game": game, "deal_ends": ends}
+
+    def frames(self, chunk, rules, policies):
+        g = chunk["games"]
+        games = pd.DataFrame({
+            "index": g["index"], "deals": g["deals"], "winner": g["winner"],
+            "first_dealer": g["first_dealer"],
+            "match_points_0": g["match_points"][:, 0], "match_points_1": g["match_points"][:, 1],
+        })
+        deals = pd.DataFrame(chunk["deals"])
+        for name in ("reason",):
+            deals[name] = pd.Categorical.from_codes(
+                deals[name].astype(np.int64), ["claim", "wrong_claim", "failed_close",
+                                               "last_trick", "resign"])
+        return {"games": games, "deals": deals}
+
+    def record(self, rules, policies, policy_ids, seed, index):
+        from .records import build_record
+        return build_record(rules, policies, policy_ids, seed, index)
+
+    def replay(self, record):
+        from .records import replay_record
+        replay_record(record)
+
+
+GAME = Schnapsen()

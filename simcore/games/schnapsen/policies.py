@@ -1,0 +1,234 @@
+"""Schnapsen players, dispatched by integer id inside the kernels.
+
+``random``: a uniform choice among the legal cards, a fair coin for each
+optional exchange, close and marriage (then a uniform marriage suit and a
+uniform choice of its king or queen), and a claim exactly when its counted
+card points reach ``target``.
+
+``heuristic``: remembers every card played and the face-up trump card, and
+  - claims as soon as its counted card points reach ``target``;
+  - always exchanges the trump jack and always shows a marriage (trumps first),
+    leading the queen so as to keep the king;
+  - closes when its points so far plus what its master cards should bring
+    (top trumps for certain, side-suit masters at 60%) reach ``target``;
+  - with the talon open leads cheap plain cards, keeping trumps, tens and
+    marriage halves; follows by taking a ten or ace led with the ace (or a
+    cheap trump), taking low leads with a ten or ace of the suit, otherwise
+    throwing its cheapest card;
+  - once the talon is closed or empty draws trumps with master trumps, cashes
+    masters, and otherwise wins with the lowest card that wins or sheds its
+    cheapest card.
+
+``sloppy``: the heuristic with a miscounting player's claims: each time it
+considers claiming, with probability ``SLOPPY_ERROR`` (10%) its count is off
+by a uniform amount from -10 to +10 (never 0), so it may claim wrongly or
+miss a claim.  It studies what counting errors cost.
+"""
+import numpy as np
+from numba import njit
+
+from ...bits import U0, U1, bounded, highest_bit, lowest_bit, uniform01
+from .cards import CARD_POINTS, SUIT_MASK
+from .kernels import card_bit
+
+POLICIES = ("random", "heuristic", "sloppy")
+RANDOM, HEURISTIC, SLOPPY = 0, 1, 2
+SLOPPY_ERROR = 0.10
+SLOPPY_SPREAD = 10
+
+# how unwilling the heuristic is to lead each rank with the talon open: J Q K T A
+_LEAD_COST = np.array([2, 3, 4, 12, 9], dtype=np.int64)
+_DECK = np.uint64((1 << 20) - 1)
+_KQ = np.uint64(0b110)
+
+
+@njit(cache=True, inline="always")
+def wants_claim(policy, state, points, target):
+    """Whether a player with ``points`` counted card points claims; (state, yes)."""
+    if policy == SLOPPY:
+        state, u = uniform01(state)
+        if u < SLOPPY_ERROR:
+            state, d = bounded(state, 2 * SLOPPY_SPREAD)
+            d -= SLOPPY_SPREAD
+            if d >= 0:
+                d += 1
+            return state, points + d >= target
+    return state, points >= target
+
+
+@njit(cache=True, inline="always")
+def cheapest(mask):
+    """The card of ``mask`` worth the fewest points (lowest id on ties)."""
+    best = -1
+    best_v = 100
+    m = mask
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        v = CARD_POINTS[c]
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True, inline="always")
+def is_master(card, unknown):
+    """Whether no card outside our knowledge beats ``card`` within its suit."""
+    above = SUIT_MASK[card // 5] & ~((U1 << np.uint64(card + 1)) - U1)
+    return (above & unknown) == U0
+
+
+@njit(cache=True, inline="always")
+def _marriage_halves(hand):
+    """King and queen cards of ``hand`` whose partner is also held."""
+    out = U0
+    for s in range(4):
+        kq = _KQ << np.uint64(5 * s)
+        if hand & kq == kq:
+            out |= kq
+    return out
+
+
+@njit(cache=True)
+def heuristic_marriage(suits, trump):
+    """Which marriage to show among the suit bits ``suits``: trumps first."""
+    if suits >> trump & 1:
+        return trump
+    for s in range(4):
+        if suits >> s & 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def heuristic_close(hand, trump, known, points, marriages, tricks, target, marriage_ok):
+    """Whether to close: points so far plus what the hand's masters should bring."""
+    unknown = _DECK & ~known & ~hand
+    est = 0.0 + points
+    sure = 0
+    m = hand
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        if is_master(c, unknown):
+            if c // 5 == trump:
+                est += CARD_POINTS[c] + 4.0
+                sure += 1
+            else:
+                est += 0.6 * (CARD_POINTS[c] + 4.0)
+    if tricks > 0 or sure > 0:
+        est += marriages
+        if marriage_ok:
+            halves = _marriage_halves(hand)
+            for s in range(4):
+                kq = _KQ << np.uint64(5 * s)
+                if halves & kq == kq:
+                    est += 40.0 if s == trump else 20.0
+    else:
+        return False
+    return est >= target + 4
+
+
+@njit(cache=True)
+def heuristic_lead(allowed, hand, trump, known, strict, married):
+    """The card to lead from ``allowed`` (the king or queen after a marriage)."""
+    if married >= 0:
+        return married * 5 + 1  # the queen; the king stays
+    unknown = _DECK & ~known & ~hand
+    trumps = allowed & SUIT_MASK[trump]
+    if strict:
+        # draw trumps while the opponent may hold some, with a master trump
+        if trumps != U0 and (unknown & SUIT_MASK[trump]) != U0:
+            top = highest_bit(trumps)
+            if is_master(top, unknown):
+                return top
+        # cash the most valuable master of a plain suit
+        best = -1
+        best_v = -1
+        m = allowed & ~SUIT_MASK[trump]
+        while m != U0:
+            c = lowest_bit(m)
+            m &= m - U1
+            if is_master(c, unknown) and CARD_POINTS[c] > best_v:
+                best_v = CARD_POINTS[c]
+                best = c
+        if best >= 0:
+            return best
+        plain = allowed & ~SUIT_MASK[trump]
+        if plain != U0:
+            return cheapest(plain)
+        return cheapest(allowed)
+    halves = _marriage_halves(hand)
+    best = -1
+    best_cost = 1 << 30
+    m = allowed
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        cost = _LEAD_COST[c % 5]
+        if c // 5 == trump:
+            cost += 20
+        if (halves >> np.uint64(c)) & U1:
+            cost += 10
+        if cost < best_cost:
+            best_cost = cost
+            best = c
+    return best
+
+
+@njit(cache=True)
+def heuristic_follow(legal, hand, lead, trump, known, strict, points, target):
+    """The card to answer ``lead`` with, from ``legal``; ``points``: ours counted."""
+    lead_suit = lead // 5
+    lv = CARD_POINTS[lead]
+    same_higher = legal & SUIT_MASK[lead_suit] & ~((U1 << np.uint64(lead + 1)) - U1)
+    trumps = legal & SUIT_MASK[trump]
+    if lead_suit == trump:
+        trumps = U0
+    if strict:
+        winners = same_higher
+        if winners == U0:
+            winners = trumps
+        if winners != U0:
+            return lowest_bit(winners)
+        return cheapest(legal)
+    halves = _marriage_halves(hand)
+    # winning the trick would reach the target: win as cheaply as possible
+    if same_higher != U0 or trumps != U0:
+        c = lowest_bit(same_higher) if same_higher != U0 else lowest_bit(trumps)
+        if points + lv + CARD_POINTS[c] >= target:
+            return c
+    if lead_suit != trump and lv >= 10:
+        if same_higher != U0:
+            return lowest_bit(same_higher)
+        if trumps != U0:
+            spare = trumps & ~halves
+            if spare != U0:
+                return lowest_bit(spare)
+            return lowest_bit(trumps)
+    if lead_suit != trump:
+        big = same_higher & ~((U1 << np.uint64(lead_suit * 5 + 3)) - U1)  # T or A
+        if big != U0:
+            return lowest_bit(big)
+    elif same_higher != U0 and lv >= 10:
+        return lowest_bit(same_higher)
+    # throw a cheap plain card, keeping marriage halves, tens and aces
+    plain = legal & ~SUIT_MASK[trump] & ~halves
+    low = U0
+    m = plain
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        if c % 5 < 3:
+            low |= card_bit(c)
+    if low != U0:
+        return cheapest(low)
+    spare_trumps = legal & SUIT_MASK[trump] & ~halves
+    if lead_suit != trump and spare_trumps != U0:
+        c = lowest_bit(spare_trumps)
+        if c % 5 < 3:
+            return c
+    if plain != U0:
+        return cheapest(plain)
+    return cheapest(legal)
