@@ -6,6 +6,7 @@ from ..errors import TricksimError
 REGISTRY = {
     "schadenfreude": "simcore.games.schadenfreude",
     "schnapsen": "simcore.games.schnapsen",
+    "wendish": "simcore.games.wendish",
 }
 
 

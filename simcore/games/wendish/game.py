@@ -1,0 +1,168 @@
+"""Wendish Schafkopf's side of the game interface: chunks, aggregates, summaries, frames."""
+import numpy as np
+import pandas as pd
+
+from ...stats import mean_ci, metric_frame, rate_ci
+from ..base import Game
+from .cards import SUITS
+from .play import (CONTRACTS, D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER,
+                   D_FIELDS, D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0,
+                   D_TRICKS0, D_TRUMP, D_WINNER, NORMAL, play_batch)
+from .policies import POLICIES
+from .rules import RULEBOOK, rules_array, seats_of
+
+
+class Wendish(Game):
+    """Wendish Schafkopf: 4 players (or Dreiwendsch for 3, Officers' Schafkopf for 2)."""
+
+    name = "wendish"
+    rulebook = RULEBOOK
+    policies = POLICIES
+    description = ("Wendish Schafkopf: fixed trumps, the Old Ones' partnership, weddings and "
+                   "solos; variants three, three_sharp, officers")
+    extra_tables = ("deals",)
+
+    def seats(self, rules):
+        return seats_of(rules)
+
+    def run_chunk(self, rules, policy_ids, seed, start, count):
+        n = self.seats(rules)
+        nd = rules["deals"]
+        dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
+        play_batch(rules_array(rules), np.asarray(policy_ids, dtype=np.int64),
+                   np.uint64(seed), start, count, dout)
+        scores = dout[:, D_SCORE:D_SCORE + n]
+        games = {
+            "index": np.arange(start, start + count, dtype=np.int64),
+            "scores": scores.reshape(count, nd, n).sum(axis=1),
+        }
+        deals = {
+            "index": np.repeat(games["index"], nd),
+            "deal": np.tile(np.arange(nd, dtype=np.int64), count),
+        }
+        cols = {"dealer": D_DEALER, "contract": D_CONTRACT, "declarer": D_DECLARER,
+                "trump": D_TRUMP, "team0": D_TEAM0, "card_points0": D_CP0,
+                "card_points1": D_CP1, "winner": D_WINNER, "schneider": D_SCHNEIDER,
+                "schwarz": D_SCHWARZ, "old_ones_one_hand": D_OLD_ONES, "tricks0": D_TRICKS0,
+                "called": D_CALLED, "taker": D_TAKER}
+        for name, col in cols.items():
+            deals[name] = dout[:, col]
+        deals["scores"] = scores
+        return {"games": games, "deals": deals}
+
+    def aggregate(self, chunk, rules):
+        n = self.seats(rules)
+        g = chunk["games"]
+        d = chunk["deals"]
+        gs = g["scores"].astype(np.float64)
+        ds = d["scores"].astype(np.float64)
+        contract = d["contract"]
+        winner = d["winner"]
+        team0 = d["team0"]
+        seats = np.arange(n)
+        in0 = (team0[:, None] >> seats) & 1
+        won = np.where(winner[:, None] == 0, in0 == 1,
+                       np.where(winner[:, None] == 1, in0 == 0, False))
+        normal = contract == NORMAL
+        out = {
+            "games": len(gs),
+            "deals": len(ds),
+            "game_score": gs.sum(axis=0), "game_score_sq": (gs * gs).sum(axis=0),
+            "deal_score": ds.sum(axis=0), "deal_score_sq": (ds * ds).sum(axis=0),
+            "deal_wins": won.sum(axis=0),
+            "old_side_deals": ((in0 == 1) & normal[:, None]).sum(axis=0),
+            "old_side_wins": ((in0 == 1) & normal[:, None] & (winner[:, None] == 0)).sum(axis=0),
+            "declarer_deals": (d["declarer"][:, None] == seats).sum(axis=0),
+            "declarer_wins": ((d["declarer"][:, None] == seats) & (winner[:, None] == 0))
+            .sum(axis=0),
+            "old_ones_one_hand": int(d["old_ones_one_hand"].sum()),
+            "draws": int((winner < 0).sum()),
+        }
+        cp0 = d["card_points0"].astype(np.float64)
+        k = len(CONTRACTS)
+        sel = contract[:, None] == np.arange(k)
+        out["c_deals"] = sel.sum(axis=0)
+        out["c_wins"] = (sel & (winner[:, None] == 0)).sum(axis=0)
+        out["c_schneider"] = (sel & (d["schneider"][:, None] != 0)).sum(axis=0)
+        out["c_schwarz"] = (sel & (d["schwarz"][:, None] != 0)).sum(axis=0)
+        out["c_cp"] = (sel * cp0[:, None]).sum(axis=0)
+        out["c_cp_sq"] = (sel * (cp0 * cp0)[:, None]).sum(axis=0)
+        return out
+
+    def summarize(self, agg, rules, policies):
+        games = int(agg["games"])
+        deals = int(agg["deals"])
+        rows = []
+        for p, pol in enumerate(policies):
+            mean, sd, lo, hi = mean_ci(agg["deal_score"][p], agg["deal_score_sq"][p], deals)
+            gmean, _, glo, ghi = mean_ci(agg["game_score"][p], agg["game_score_sq"][p], games)
+            wr, wlo, whi = rate_ci(agg["deal_wins"][p], deals)
+            orate, olo, ohi = rate_ci(agg["old_side_wins"][p], agg["old_side_deals"][p])
+            drate, dlo, dhi = rate_ci(agg["declarer_wins"][p], agg["declarer_deals"][p])
+            rows.append({"seat": p, "policy": pol, "deals": deals,
+                         "score_per_deal": mean, "score_low": lo, "score_high": hi,
+                         "score_per_game": gmean, "game_score_low": glo,
+                         "game_score_high": ghi,
+                         "deal_win_rate": wr, "deal_win_low": wlo, "deal_win_high": whi,
+                         "old_side_deals": int(agg["old_side_deals"][p]),
+                         "old_side_win_rate": orate, "old_side_win_low": olo,
+                         "old_side_win_high": ohi,
+                         "declarer_deals": int(agg["declarer_deals"][p]),
+                         "declarer_win_rate": drate, "declarer_win_low": dlo,
+                         "declarer_win_high": dhi})
+        seats = pd.DataFrame(rows)
+        game_rows = [("games", games, np.nan, np.nan), ("deals", deals, np.nan, np.nan)]
+        if rules["variant"] == "officers":
+            game_rows.append(("draw_rate", *rate_ci(agg["draws"], deals)))
+        else:
+            game_rows.append(("old_ones_one_hand_rate", *rate_ci(agg["old_ones_one_hand"],
+                                                                   deals)))
+        game = metric_frame(game_rows)
+        crow = []
+        for c, name in enumerate(CONTRACTS):
+            nc = int(agg["c_deals"][c])
+            share, slo, shi = rate_ci(nc, deals)
+            wr, wlo, whi = rate_ci(agg["c_wins"][c], nc)
+            sr, srlo, srhi = rate_ci(agg["c_schneider"][c], nc)
+            zr, zlo, zhi = rate_ci(agg["c_schwarz"][c], nc)
+            cp, _, cplo, cphi = mean_ci(agg["c_cp"][c], agg["c_cp_sq"][c], nc)
+            crow.append({"contract": name, "deals": nc, "share": share, "share_low": slo,
+                         "share_high": shi, "declarer_win_rate": wr, "win_low": wlo,
+                         "win_high": whi, "schneider_rate": sr, "schneider_low": srlo,
+                         "schneider_high": srhi, "schwarz_rate": zr, "schwarz_low": zlo,
+                         "schwarz_high": zhi, "declarer_card_points": cp,
+                         "card_points_low": cplo, "card_points_high": cphi})
+        return {"seats": seats, "game": game, "contracts": pd.DataFrame(crow)}
+
+    def frames(self, chunk, rules, policies):
+        n = self.seats(rules)
+        g = chunk["games"]
+        data = {"index": g["index"], "deals": np.full(len(g["index"]), rules["deals"])}
+        for p in range(n):
+            data[f"score_{p}"] = g["scores"][:, p]
+        d = chunk["deals"]
+        ddata = {}
+        for key, col in d.items():
+            if key == "scores":
+                for p in range(n):
+                    ddata[f"score_{p}"] = col[:, p]
+            elif key == "contract":
+                ddata[key] = pd.Categorical.from_codes(col, CONTRACTS)
+            elif key == "trump":
+                ddata[key] = np.array(list(SUITS))[col]
+            elif key in ("schneider", "schwarz", "old_ones_one_hand"):
+                ddata[key] = col.astype(bool)
+            else:
+                ddata[key] = col
+        return {"games": pd.DataFrame(data), "deals": pd.DataFrame(ddata)}
+
+    def record(self, rules, policies, policy_ids, seed, index):
+        from .records import build_record
+        return build_record(rules, policies, policy_ids, seed, index)
+
+    def replay(self, record):
+        from .records import replay_record
+        replay_record(record)
+
+
+GAME = Wendish()

@@ -1,0 +1,81 @@
+"""Wendish Schafkopf rule options, presets, validation, and the kernels' rule array."""
+import numpy as np
+
+from ...errors import RulesError
+from ...options import Option, RuleBook
+from .cards import SUITS, VARIANT_PLAYERS, VARIANTS
+
+SUIT_CHOICES = ("D", "C", "S", "H")
+
+
+def _default_deals(v):
+    return VARIANT_PLAYERS[VARIANTS.index(v.get("variant", "four"))]
+
+
+OPTIONS = (
+    Option("variant", "choice", "four",
+           "four (4 players, 8 cards each), three (Dreiwendsch, 10 each and a skat of 2), "
+           "three_sharp (20 cards A T K Q J, 6 each and a skat of 2), officers (2 players, "
+           "8 face-up cards on 8 face-down each)", choices=VARIANTS),
+    Option("deals", "int", _default_deals, "deals in one game (default: the number of "
+           "players, so every seat deals once)", lo=1, hi=1000),
+    Option("lust_solo", "bool", True, "a Lust Solo may be announced before the Old Ones' "
+           "choice"),
+    Option("solo_suits", "choice_list", SUIT_CHOICES, "trump suits a Lust Solo may name",
+           choices=SUIT_CHOICES),
+    Option("wedding_deadline", "int", 3, "wedding first_trick: the first other player to win "
+           "one of this many first tricks is the partner, else the caller plays alone",
+           lo=1, hi=16),
+    Option("schneider_below", "int", 30, "a side with fewer card points than this is "
+           "Schneider", lo=1, hi=120),
+    Option("base", "int", 1, "value of a normal game or wedding", lo=1),
+    Option("schneider", "int", 1, "added when the losers are Schneider", lo=0),
+    Option("schwarz", "int", 1, "added when the losers took no trick", lo=0),
+    Option("solo_base", "int", 2, "value of a solo (Lust Solo or quiet solo)", lo=1),
+)
+
+PRESETS = {
+    "standard": {},
+    "dreiwendsch": {"variant": "three"},
+    "sharp": {"variant": "three_sharp"},
+    "officers": {"variant": "officers"},
+}
+
+
+def _check(v):
+    pass
+
+
+RULEBOOK = RuleBook("wendish", OPTIONS, PRESETS, _check)
+
+# Layout of the kernels' rule array (int64).
+(R_VARIANT, R_PLAYERS, R_DEALS, R_LUST, R_SOLO_SUITS, R_DEADLINE, R_SCHNEIDER_BELOW,
+ R_BASE, R_SCHNEIDER, R_SCHWARZ, R_SOLO_BASE) = range(11)
+RULE_FIELDS = 11
+
+
+def seats_of(rules) -> int:
+    """Number of players of a rule set."""
+    return VARIANT_PLAYERS[VARIANTS.index(rules["variant"])]
+
+
+def rules_array(rules) -> np.ndarray:
+    """The rule set as the small int64 array the kernels read.
+
+    ``R_SOLO_SUITS`` is a 4-bit mask over the suit indices C S H D."""
+    a = np.zeros(RULE_FIELDS, dtype=np.int64)
+    a[R_VARIANT] = VARIANTS.index(rules["variant"])
+    a[R_PLAYERS] = seats_of(rules)
+    a[R_DEALS] = rules["deals"]
+    a[R_LUST] = bool(rules["lust_solo"])
+    m = 0
+    for s in rules["solo_suits"]:
+        m |= 1 << SUITS.index(s)
+    a[R_SOLO_SUITS] = m
+    a[R_DEADLINE] = rules["wedding_deadline"]
+    a[R_SCHNEIDER_BELOW] = rules["schneider_below"]
+    a[R_BASE] = rules["base"]
+    a[R_SCHNEIDER] = rules["schneider"]
+    a[R_SCHWARZ] = rules["schwarz"]
+    a[R_SOLO_BASE] = rules["solo_base"]
+    return a
