@@ -1,0 +1,121 @@
+"""Schnapsen throughput: random deals/s and matches/s on one thread and on all threads.
+
+Times the batch kernel (``play_batch``, the same one ``tricksim simulate`` runs),
+median of several runs after a warm-up.  If the peer engine ``schnapsen``
+(PyPI 0.0.5) is importable (here or in the Python named by ``--peer-python``),
+also times its random bots playing games and prints both deal rates and the
+ratio.  The peer has no closing and no explicit claims (a deal ends at 66
+automatically), so its deals are not the same work; the ratio is indicative.
+
+    python benchmarks/bench_schnapsen.py [--matches 200000] [--runs 5]
+        [--peer-python /path/to/python] [--out results/benchmarks/schnapsen.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from simcore.games.schnapsen.play import N_DEAL_COLUMNS, play_batch
+from simcore.games.schnapsen.policies import RANDOM
+from simcore.games.schnapsen.rules import RULEBOOK, max_deals, rules_array
+
+PEER_SCRIPT = r"""
+import random, sys, time
+from schnapsen.game import SchnapsenGamePlayEngine
+from schnapsen.bots import RandBot
+n = int(sys.argv[1])
+engine = SchnapsenGamePlayEngine()
+rng = random.Random(1)
+b1, b2 = RandBot(rng), RandBot(rng)
+t = time.perf_counter()
+for i in range(n):
+    engine.play_game(b1, b2, random.Random(i))
+print(n / (time.perf_counter() - t))
+"""
+
+
+def time_kernel(matches: int, threads: int, runs: int, seed: int = 1) -> dict:
+    """Median deals/s and matches/s of random play over ``runs`` runs."""
+    rules = RULEBOOK.build()
+    ra = rules_array(rules)
+    md = max_deals(rules)
+    pol = np.array([RANDOM, RANDOM], dtype=np.int64)
+    rows = np.zeros((matches, md, N_DEAL_COLUMNS), np.int16)
+    deals = np.zeros(matches, np.int16)
+    winner = np.zeros(matches, np.int8)
+    first = np.zeros(matches, np.int8)
+    left = np.zeros((matches, 2), np.int16)
+    numba.set_num_threads(threads)
+    play_batch(ra, pol, np.uint64(seed), 0, 1000, rows, deals, winner, first, left)  # warm-up
+    rates, mrates = [], []
+    for r in range(runs):
+        t = time.perf_counter()
+        play_batch(ra, pol, np.uint64(seed + r), 0, matches, rows, deals, winner, first, left)
+        dt = time.perf_counter() - t
+        rates.append(float(deals.astype(np.int64).sum()) / dt)
+        mrates.append(matches / dt)
+    return {"threads": threads, "matches": matches, "runs": runs,
+            "deals_per_s": statistics.median(rates), "matches_per_s": statistics.median(mrates),
+            "deals_per_s_all_runs": [round(x) for x in rates]}
+
+
+def time_peer(python: str, games: int, runs: int) -> dict | None:
+    """Median games (deals) per second of the peer engine's random bots, or None."""
+    rates = []
+    for _ in range(runs):
+        try:
+            out = subprocess.run([python, "-c", PEER_SCRIPT, str(games)], capture_output=True,
+                                 text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if out.returncode != 0:
+            print("peer engine unavailable:", out.stderr.strip().splitlines()[-1:],
+                  file=sys.stderr)
+            return None
+        rates.append(float(out.stdout.strip()))
+    return {"engine": "schnapsen 0.0.5 (PyPI), RandBot vs RandBot", "games": games,
+            "runs": runs, "deals_per_s": statistics.median(rates),
+            "lacks": ["closing the talon", "explicit claims (a deal ends at 66 by itself)"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=200_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--peer-python", default=sys.executable)
+    ap.add_argument("--peer-games", type=int, default=2000)
+    ap.add_argument("--out", default="results/benchmarks/schnapsen.json")
+    args = ap.parse_args()
+    top = numba.config.NUMBA_NUM_THREADS
+    results = [time_kernel(args.matches, 1, args.runs)]
+    if top > 1:
+        results.append(time_kernel(args.matches, top, args.runs))
+    for r in results:
+        print(f"tricksim random play, {r['threads']} thread(s): {r['deals_per_s']:,.0f} deals/s, "
+              f"{r['matches_per_s']:,.0f} matches/s (median of {r['runs']})")
+    peer = time_peer(args.peer_python, args.peer_games, min(args.runs, 3))
+    info = {"benchmark": "schnapsen random play", "machine": platform.processor() or
+            platform.machine(), "cpus": top, "python": platform.python_version(),
+            "numba": numba.__version__, "tricksim": results, "peer": peer}
+    if peer:
+        ratio = results[0]["deals_per_s"] / peer["deals_per_s"]
+        info["ratio_one_thread_vs_peer"] = ratio
+        print(f"peer {peer['engine']}: {peer['deals_per_s']:,.0f} deals/s; tricksim on one "
+              f"thread is {ratio:,.0f}x faster (the peer lacks closing and explicit claims)")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(info, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
