@@ -70,7 +70,7 @@ class RoundState:
         pile = np.uint64(self.piles[winner])
         for seat, card in self.trick:
             if seat == winner or not (card >= WILD0 or (1 << card) & self.lead):
-                pile = collect_card(pile, card, self.cancel)
+                pile = np.uint64(collect_card(pile, card, self.cancel))
         self.piles[winner] = int(pile)
         self.trick = []
         self.lead = 0
