@@ -250,8 +250,8 @@ def test_pile_collection_matches_reference(seq, cancel):
     pile, ranks, pts = np.uint64(0), np.uint64(0), 0
     ref = []
     for c in seq:
-        pile = collect_card(pile, c, cancel)
-        ranks, pts = collect_rank(ranks, pts, int(CARD_RANK[c]), cancel)
+        pile = np.uint64(collect_card(np.uint64(pile), c, cancel))
+        ranks, pts = collect_rank(np.uint64(ranks), pts, int(CARD_RANK[c]), cancel)
         naive.add_to_pile(ref, card_name(c), "cancel" if cancel else "keep")
     assert {card_name(c) for c in mask_cards(int(pile))} == set(ref)
     assert pile_points(pile) == naive.pile_points(ref) == pts
