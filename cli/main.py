@@ -26,7 +26,7 @@ def user_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except TricksimError as exc:
+        except (TricksimError, OSError) as exc:  # OSError: e.g. an output path under a file
             raise click.ClickException(str(exc)) from None
     return wrapper
 
