@@ -86,8 +86,8 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
                 else:
                     unseen = deck_mask & ~played & ~hands[p]
                     card = heuristic_card(legal, hands[p], lead_mask, follow_ranks, offsuit,
-                                          n - 1 - i, unseen, pile_ranks[p], points[p],
-                                          cum[p], limit, h - t, cancel)
+                                          n - 1 - i, unseen, p, n, seat_of_rank, pile_ranks,
+                                          points, cum, limit, h - t, cancel)
                 bit = U1 << np.uint64(card)
                 hands[p] ^= bit
                 played |= bit

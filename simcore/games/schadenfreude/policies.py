@@ -1,17 +1,25 @@
 """Schadenfreude players: ``random`` and ``heuristic``, dispatched by integer id.
 
-The heuristic estimates, for each legal card, the chance that it wins the
-trick (second-highest of the followers wins) from the cards still unseen,
-and what winning would do to its pile: points are welcome while the limit is
-far, unwelcome near it, and a value already in the pile cancels.  It never
-sees other hands.
+The heuristic scores each legal card and plays the best; it never sees other
+hands, only the cards played, its own pile and everyone's scores.  A card's
+score adds up:
+- the chance it wins the trick (second-highest follower wins), estimated from
+  the cards still unseen, times what winning would do to its total: points
+  are welcome up to a safety margin below the limit (a wider one unless
+  another player is about to go bust, which would end the game), unwelcome
+  inside it, and a value already in the pile cancels;
+- otherwise, what the trick gives the player who takes it: pushing someone
+  over the limit is good, feeding the strongest rival bad;
+- near the limit, a bonus for shedding, while it is safe, a card that would
+  likely win a later trick (top cards of a suit and the wild 10 are kept as
+  escapes).
 """
 import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount
 from .cards import CARD_RANK, RANK_CARDS, SUIT_MASK, WILD_MASK
-from .kernels import collect_rank
+from .kernels import collect_rank, winning_rank
 
 POLICIES = ("random", "heuristic")
 RANDOM, HEURISTIC = 0, 1
@@ -73,45 +81,160 @@ def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
 
 
 @njit(cache=True)
-def win_utility(delta, room, tricks_left):
-    """What collecting ``delta`` points is worth with ``room`` left under the limit."""
-    new_room = room - delta
-    margin = 2.0 + 1.5 * tricks_left
-    if new_room < 0:
-        return -40.0 + 2.0 * new_room
-    if new_room < margin:
-        return delta - 3.0 * (margin - new_room)
-    return float(delta)
+def total_value(total, limit, margin, greed):
+    """How much a player values ending the round at ``total``.
+
+    Rising with points up to a safety margin below the limit (less steeply
+    when already ahead), falling inside the margin, and a cliff above the limit.
+    """
+    peak = limit - margin
+    if total <= peak:
+        return greed * total
+    if total <= limit:
+        return greed * peak - 3.0 * (total - peak)
+    return greed * peak - 3.0 * margin - 40.0 - 2.0 * (total - limit)
 
 
 @njit(cache=True)
-def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen,
-                   pile_ranks, points, cum, limit, tricks_left, cancel):
+def win_utility(delta, room, tricks_left, leading, ending):
+    """What collecting ``delta`` points is worth with ``room`` left under the limit.
+
+    ``ending``: another player is about to go bust, so this round is likely
+    the last and points up to the limit count.
+    """
+    if ending:
+        margin = END_MARGIN_BASE + END_MARGIN_PER_TRICK * tricks_left
+    else:
+        margin = MARGIN_BASE + MARGIN_PER_TRICK * tricks_left
+    greed = LEADING_GREED if leading else 1.0
+    total = 100.0 - room
+    return (total_value(total + delta, 100.0, margin, greed)
+            - total_value(total, 100.0, margin, greed))
+
+
+@njit(cache=True)
+def gift_utility(gain, receiver_total, my_total, best_other, limit):
+    """What it is worth to me that another player collects ``gain`` points.
+
+    Pushing a player over the limit ends the game with them out (good while I
+    am safe); feeding the strongest rival is bad; feeding a weak one is mild.
+    """
+    if receiver_total > limit:
+        return 0.0
+    if receiver_total + gain > limit:
+        return PUSH_BONUS if my_total <= limit else 0.0
+    if receiver_total >= my_total or receiver_total >= best_other:
+        return -FEED_RIVAL * gain
+    return -FEED_OTHER * gain
+
+
+MARGIN_BASE = 8.0
+MARGIN_PER_TRICK = 0.0
+LEADING_GREED = 0.5
+PUSH_BONUS = 12.0
+FEED_RIVAL = 0.2
+FEED_OTHER = 0.05
+END_MARGIN_BASE = 2.0
+END_MARGIN_PER_TRICK = 0.5
+ENDING_ROOM = 3
+SHED_WEIGHT = 10.0
+CLOSE_ROOM = 25.0
+UNCERTAIN = 0.5  # weight of a guess about who takes a card when others are still to play
+
+
+@njit(cache=True)
+def _trick_gain(ranks_mask_cards, receiver_pile, cancel):
+    """Points a pile (rank mask) gains from a set of cards, with cancelling."""
+    pr = receiver_pile
+    pts = 0
+    o = ranks_mask_cards
+    while o != U0:
+        c = lowest_bit(o)
+        o &= o - U1
+        pr, pts = collect_rank(pr, pts, CARD_RANK[c], cancel)
+    return pts
+
+
+@njit(cache=True)
+def _mean_value(cards):
+    """Mean value of a set of cards (0 for none)."""
+    total = 0
+    count = 0
+    o = cards
+    while o != U0:
+        c = lowest_bit(o)
+        o &= o - U1
+        total += CARD_RANK[c] - 3
+        count += 1
+    return total / count if count else 0.0
+
+
+@njit(cache=True)
+def _off_chance(unseen, lead_mask, hand_left):
+    """Chance that a player still to play holds none of the lead suit (and throws off)."""
+    n_unseen = max(1, np.int64(popcount(unseen)))
+    if lead_mask == U0 or lead_mask == ~U0 ^ _WILD_MASK:
+        return 0.0
+    n_lead = np.int64(popcount(unseen & lead_mask))
+    return (1.0 - min(1.0, n_lead / n_unseen)) ** hand_left
+
+
+@njit(cache=True)
+def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen, me, n,
+                   seat_of_rank, pile_ranks, points, cum, limit, tricks_left, cancel):
     """The heuristic's card for the position described; see the module doc."""
-    room = limit - cum - points
+    my_total = cum[me] + points[me]
+    room = limit - my_total
+    best_other = -1000
+    for p in range(n):
+        t = cum[p] + points[p]
+        if p != me and t <= limit and t > best_other:
+            best_other = t
+    leading = my_total > best_other
+    ending = False
+    for p in range(n):
+        if p != me and cum[p] + points[p] > limit - ENDING_ROOM:
+            ending = True
     hand_left = np.int64(popcount(hand))
+    mean_unseen = _mean_value(unseen)
+    closeness = min(1.0, max(0.0, (CLOSE_ROOM - room) / CLOSE_ROOM))
     best_card = -1
     best = -1e300
     m = legal
     while m != U0:
         card = lowest_bit(m)
         m &= m - U1
-        p = win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left)
-        # what winning would bring: this card and the cards that did not follow
-        pr, pts = collect_rank(pile_ranks, points, CARD_RANK[card], cancel)
-        o = offsuit
-        while o != U0:
-            c = lowest_bit(o)
-            o &= o - U1
-            pr, pts = collect_rank(pr, pts, CARD_RANK[c], cancel)
-        score = p * win_utility(pts - points, room, tricks_left - 1)
-        # keep cards that can win cheaply later: shed high values first when
-        # close to the limit, low ones when far from it
-        value = CARD_RANK[card] - 3
-        if room < 12:
-            score += 0.01 * value
-        else:
-            score -= 0.01 * value
+        bit = U1 << np.uint64(card)
+        lm = lead_mask
+        if lm == U0 and card < 48:
+            lm = SUIT_MASK[card // 12]
+        follows = card >= 48 or (bit & lm) != U0
+        p_win = win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left)
+        # what winning would bring: this card, the cards that did not follow,
+        # and what the players still to play are expected to throw off
+        gain = _trick_gain(bit | offsuit, pile_ranks[me], cancel)
+        if others > 0:
+            gain += others * _off_chance(unseen, lm, hand_left) * mean_unseen
+        score = p_win * win_utility(gain, room, tricks_left - 1, leading, ending)
+        # who takes the trick otherwise, and what they get from it
+        ranks = follow_ranks
+        if follows:
+            ranks |= U1 << np.uint64(CARD_RANK[card])
+        if ranks != U0:
+            wr = winning_rank(ranks)
+            if not (follows and wr == CARD_RANK[card]):
+                w = seat_of_rank[wr]
+                taken = offsuit if follows else offsuit | bit
+                pr, g = collect_rank(pile_ranks[w], 0, wr, cancel)
+                g += _trick_gain(taken, pr, cancel)
+                weight = 1.0 if others == 0 else UNCERTAIN
+                score += (1.0 - p_win) * weight * gift_utility(
+                    g, cum[w] + points[w], my_total, best_other, limit)
+        # near the limit, get rid of cards that would likely win a later trick
+        # while it is safe to; the top cards of a suit and the 10 are escapes
+        if closeness > 0.0:
+            danger = win_chance(card, U0, U0, n - 1, unseen, hand_left)
+            score += SHED_WEIGHT * closeness * danger
         if score > best:
             best = score
             best_card = card
