@@ -1,0 +1,134 @@
+"""Schnapsen over many simulated matches: invariants, determinism, player strength."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcore.games.schnapsen import GAME
+from simcore.games.schnapsen.cards import CARD_POINTS, DECK_MASK, mask_of, parse_card, \
+    parse_suit
+from simcore.games.schnapsen.records import DealState
+from simcore.games.schnapsen.rules import RULEBOOK
+from simcore.runner import simulate
+
+PRESETS = list(RULEBOOK.presets)
+VARIANTS = [(p, ()) for p in PRESETS] + [
+    ("austrian", ("marriage_after_close=false", "closed_scoring=at_end", "match_points=9",
+                  "target=60", "schneider_below=30"))]
+
+
+def _points(mask):
+    return sum(int(CARD_POINTS[c]) for c in range(20) if mask >> c & 1)
+
+
+def check_deal_invariants(rules, deal, needed):
+    s = deal["start"]
+    hands = [mask_of(parse_card(c) for c in h) for h in s["hands"]]
+    st = DealState(rules, s["dealer"], hands, parse_card(s["trump_card"]),
+                   [parse_card(c) for c in s["talon"]], needed)
+    played = 0
+    for seat, verb, *arg in deal["actions"]:
+        a = None
+        if verb == "play":
+            a = parse_card(arg[0])
+            played |= 1 << a
+        elif verb == "marriage":
+            a = parse_suit(arg[0])
+        assert st.apply(seat, verb, a) is None
+        assert st.hands[0] & st.hands[1] == 0
+        talon = mask_of(st.talon) | (1 << st.trump_card if st.talon_left else 0)
+        # every card in exactly one place
+        assert st.hands[0] ^ st.hands[1] ^ talon ^ played == DECK_MASK
+        assert (st.hands[0] | st.hands[1] | talon) & played == 0
+    assert st.finish() is None
+    # the card points of both sides' tricks plus the cards never played make 120
+    left = st.hands[0] | st.hands[1] | mask_of(st.talon) | (1 << st.trump_card
+                                                            if st.talon_left else 0)
+    assert sum(st.points) + _points(left) == 120
+    if st.result[2] == 3:  # last_trick: every card was played
+        assert sum(st.points) == 120 and sum(st.tricks) == 10
+    assert st.end() == deal["end"]
+
+
+@pytest.mark.parametrize("preset, sets", VARIANTS)
+def test_invariants_over_random_matches(preset, sets, game_records):
+    rules = RULEBOOK.build(preset, assignments=sets)
+    for pols in (("random", "random"), ("heuristic", "sloppy")):
+        for rec in game_records("schnapsen", rules, pols, 21, range(60)):
+            needed = [rules["match_points"]] * 2
+            prev = None
+            for deal in rec["deals"]:
+                if prev is not None:
+                    assert deal["start"]["dealer"] == 1 - prev
+                prev = deal["start"]["dealer"]
+                check_deal_invariants(rules, deal, needed)
+                e = deal["end"]
+                assert e["game_points"] in (1, 2, 3)
+                needed[e["winner"]] -= e["game_points"]
+            assert min(needed) <= 0 < max(needed)
+            assert rec["result"]["match_points"] == needed
+
+
+@pytest.fixture(scope="module")
+def run_tables():
+    return simulate("schnapsen", policies=["heuristic", "random"], games=3000, seed=8,
+                    threads=1)
+
+
+def test_match_points_fall_monotonically(run_tables):
+    d = run_tables.tables["deals"]
+    for s in (0, 1):
+        col = d[f"match_points_{s}"].astype(int)
+        prev = col.groupby(d["index"]).shift(1).fillna(7)
+        assert (col <= prev).all()
+    last = d.groupby("index").tail(1)
+    g = run_tables.tables["games"].set_index("index")
+    assert (np.minimum(last["match_points_0"], last["match_points_1"]) <= 0).all()
+    assert (g.loc[last["index"], "deals"].to_numpy() == last["deal"].to_numpy() + 1).all()
+    assert set(d["reason"].astype(str)) <= {"claim", "wrong_claim", "failed_close",
+                                            "last_trick", "resign"}
+    assert d["game_points"].between(1, 3).all()
+    # the non-dealer leads and the dealer alternates
+    assert (d.groupby("index")["dealer"].diff().dropna().abs() == 1).all()
+
+
+def test_summary_frames(run_tables):
+    s = run_tables.summary
+    assert list(s) == ["seats", "game", "deal_ends"]
+    assert len(s["seats"]) == 2 and s["seats"]["win_rate"].sum() == pytest.approx(1.0)
+    ends = s["deal_ends"].set_index("metric")["value"]
+    assert ends.sum() == pytest.approx(1.0)
+    g = s["game"].set_index("metric")["value"]
+    assert g["dealer_deal_win_rate"] + g["non_dealer_deal_win_rate"] == pytest.approx(1.0)
+
+
+def test_determinism_across_threads_and_chunks():
+    import numba
+    top = numba.config.NUMBA_NUM_THREADS
+    runs = [simulate("schnapsen", policies=["random", "heuristic"], games=1500, seed=99,
+                     threads=t, chunk_size=c) for t, c in ((1, None), (top, 7), (1, 500))]
+    for r in runs[1:]:
+        for name in ("games", "deals"):
+            pd.testing.assert_frame_equal(runs[0].tables[name], r.tables[name])
+        pd.testing.assert_frame_equal(runs[0].summary["seats"], r.summary["seats"])
+
+
+def test_heuristic_beats_random():
+    # the full figure (>= 100,000 matches, both seatings) is in docs/schnapsen.md
+    a = simulate("schnapsen", policies=["heuristic", "random"], games=2000, seed=3, threads=1)
+    b = simulate("schnapsen", policies=["random", "heuristic"], games=2000, seed=4, threads=1)
+    wins = a.aggregates["match_wins"][0] + b.aggregates["match_wins"][1]
+    assert wins / 4000 > 0.9
+
+
+def test_sloppy_makes_wrong_claims_and_heuristic_does_not():
+    r = simulate("schnapsen", policies=["sloppy", "heuristic"], games=2000, seed=5, threads=1)
+    assert r.aggregates["wrong_claims"][0] > 0
+    assert r.aggregates["wrong_claims"][1] == 0
+
+
+def test_kernel_signature_is_integer_typed():
+    from simcore.games.schnapsen.play import play_match
+    for sig in play_match.signatures:
+        assert str(sig[0]) == "array(int64, 1d, C)"
