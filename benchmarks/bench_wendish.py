@@ -1,0 +1,77 @@
+"""Wendish Schafkopf throughput: games, deals and card plays per second for each
+variant, random and heuristic players, on 1 thread and on all threads (median of
+several runs, after a warm-up that compiles).  Writes results/benchmarks/wendish.json.
+
+    python benchmarks/bench_wendish.py [--games N] [--repeats R]
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from simcore.games.wendish.play import D_FIELDS, play_batch
+from simcore.games.wendish.rules import RULEBOOK, rules_array, seats_of
+
+VARIANTS = ("four", "three", "three_sharp", "officers")
+CARDS_PER_DEAL = {"four": 32, "three": 30, "three_sharp": 18, "officers": 32}
+
+
+def run(rules, pol, games, seed):
+    ra = rules_array(rules)
+    dout = np.zeros((games * rules["deals"], D_FIELDS), dtype=np.int64)
+    t = time.perf_counter()
+    play_batch(ra, pol, np.uint64(seed), 0, games, dout)
+    return time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200_000, help="games per timed run")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs (median reported)")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"
+                                         / "benchmarks" / "wendish.json"))
+    args = ap.parse_args()
+    top = numba.config.NUMBA_NUM_THREADS
+    rows = []
+    for variant in VARIANTS:
+        rules = RULEBOOK.build(assignments=[f"variant={variant}"])
+        n = seats_of(rules)
+        for policy in ("random", "heuristic"):
+            pol = np.full(n, 0 if policy == "random" else 1, dtype=np.int64)
+            games = args.games if policy == "random" else max(1, args.games // 3)
+            for threads in sorted({1, top}):
+                numba.set_num_threads(threads)
+                run(rules, pol, 1000, 0)  # warm-up / compile
+                times = [run(rules, pol, games, 1 + r) for r in range(args.repeats)]
+                med = statistics.median(times)
+                deals = games * rules["deals"]
+                row = {"variant": variant, "policy": policy, "threads": threads,
+                       "games": games, "deals_per_game": rules["deals"],
+                       "repeats": args.repeats, "median_s": round(med, 4),
+                       "games_per_s": round(games / med),
+                       "deals_per_s": round(deals / med),
+                       "card_plays_per_s": round(deals * CARDS_PER_DEAL[variant] / med),
+                       "deals_per_s_runs": [round(deals / t) for t in times]}
+                rows.append(row)
+                print(f"{variant:12s} {policy:9s} {threads} thr: {row['deals_per_s']:>11,} "
+                      f"deals/s  {row['games_per_s']:>10,} games/s  "
+                      f"{row['card_plays_per_s']:>12,} cards/s", flush=True)
+    info = {"benchmark": "wendish", "numba": numba.__version__, "numpy": np.__version__,
+            "python": platform.python_version(), "machine": platform.machine(),
+            "cpus": os.cpu_count(), "numba_threads": top,
+            "note": "median of repeats; the machine is shared, so figures are noisy",
+            "results": rows}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(info, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
