@@ -182,7 +182,13 @@ CORRUPTIONS = [
     ("unknown card", _set(["deals", 0, "actions", 0, 2], "11H"),
      "deal 0, action 0: the card played: '11H' is not a Schadenfreude card"),
     ("bad rules", _set(["rules", "players"], 6), "option 'players': 6 is not allowed"),
-    ("unknown game", _set(["game", ], "bridge"), "unknown game 'bridge'"),
+    ("unknown game", _set(["game"], "bridge"), "unknown game 'bridge'"),
+    ("a pile card listed twice", _set(["deals", 0, "end", "piles", 1], ["3H", "3H"]),
+     "deal 0: end.piles[1] is ['3H', '3H']; the rules give ['3H']"),
+    ("leader true", _set(["deals", 1, "start", "leader"], True),
+     "deal 1: leader True is not allowed here; allowed: [0]"),
+    ("seat true", _set(["deals", 0, "actions", 0, 0], True),
+     "deal 0, action 0: it is seat 1's turn, not seat True's"),
 ]
 
 

@@ -206,7 +206,7 @@ def replay_record(record) -> None:
                 f"scores after the previous round {cum}", d)
         leader = start["leader"]
         allowed = _allowed_leaders(d, cum, prev_leader, rules, n)
-        require(isinstance(leader, int) and leader in allowed,
+        require(type(leader) is int and leader in allowed,
                 f"leader {leader!r} is not allowed here; allowed: {sorted(allowed)}", d)
         state = RoundState([mask_of(hd) for hd in hands], leader, cancel)
         actions = deal["actions"]
@@ -216,7 +216,8 @@ def replay_record(record) -> None:
                     f"action {act!r} is not [seat, \"play\", card]", d, a)
             require(not state.done(), "an action after every card was played", d, a)
             seat = state.to_act()
-            require(act[0] == seat, f"it is seat {seat}'s turn, not seat {act[0]}'s", d, a)
+            require(type(act[0]) is int and act[0] == seat,
+                    f"it is seat {seat}'s turn, not seat {act[0]!r}'s", d, a)
             card = _cards([act[2]], "the card played", d, a)[0]
             reason = state.play(card)
             require(reason is None, reason, d, a)
@@ -229,8 +230,8 @@ def replay_record(record) -> None:
         require(isinstance(piles, list) and len(piles) == n, f"end.piles must hold {n} piles", d)
         for p in range(n):
             got = mask_of(_cards(piles[p], f"end.piles[{p}]", d))
-            require(got == state.piles[p], f"end.piles[{p}] is {piles[p]}; the rules give "
-                    f"{_names(state.piles[p])}", d)
+            require(got == state.piles[p] and len(piles[p]) == bin(got).count("1"),
+                    f"end.piles[{p}] is {piles[p]}; the rules give {_names(state.piles[p])}", d)
         require(end.get("points") == points, f"end.points is {end.get('points')}; the rules "
                 f"give {points}", d)
         require(end.get("scores") == new, f"end.scores is {end.get('scores')}; the rules "
