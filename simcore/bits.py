@@ -21,6 +21,8 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
+MASK32 = _MASK32
+S32 = _S32
 
 
 def _bit_intrinsic(name, with_flag):
@@ -66,13 +68,57 @@ def lowest_bit(x):
     return np.int64(ctz(x))
 
 
+@intrinsic
+def _pdep(typingctx, src, mask):
+    """BMI2 parallel bit deposit (one instruction on CPUs that have it)."""
+    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+    sig = types.uint64(src, mask)
+
+    def codegen(context, builder, signature, args):
+        a = context.cast(builder, args[0], signature.args[0], types.uint64)
+        b = context.cast(builder, args[1], signature.args[1], types.uint64)
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils_get_or_insert(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [a, b])
+
+    return sig, codegen
+
+
+def cgutils_get_or_insert(module, fnty, name):
+    """Declare (once) an LLVM function in a module."""
+    from numba.core import cgutils
+    return cgutils.get_or_insert_function(module, fnty, name)
+
+
+def _host_has_bmi2() -> bool:
+    try:
+        from llvmlite import binding as ll
+        return bool(ll.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # pragma: no cover - unusual llvmlite builds
+        return False
+
+
+HAS_BMI2 = _host_has_bmi2()
+
+
 @njit(cache=True, inline="always")
-def kth_bit(mask, k):
-    """Index of the k-th (from 0, lowest first) set bit of ``mask``."""
+def _kth_bit_pdep(mask, k):
+    return np.int64(ctz(_pdep(U1 << np.uint64(k), np.uint64(mask))))
+
+
+@njit(cache=True, inline="always")
+def _kth_bit_loop(mask, k):
     m = np.uint64(mask)
     for _ in range(k):
         m &= m - U1
     return np.int64(ctz(m))
+
+
+# numba's cache is keyed by the CPU, so the choice made here is safe to cache
+kth_bit = _kth_bit_pdep if HAS_BMI2 else _kth_bit_loop
+kth_bit.__doc__ = "Index of the k-th (from 0, lowest first) set bit of ``mask``."
 
 
 @njit(cache=True, inline="always")
@@ -116,12 +162,25 @@ def uniform01(state):
 
 @njit(cache=True)
 def shuffle_inplace(state, arr, n):
-    """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state."""
-    for i in range(n - 1, 0, -1):
-        state, j = bounded(state, i + 1)
+    """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state.
+
+    Each 64-bit draw gives two swaps (Lemire's multiply-shift on each 32-bit
+    half; the bias, below n / 2**32, is far under any simulation's noise).
+    """
+    i = n - 1
+    while i > 0:
+        state, r = next_u64(state)
+        j = np.int64(((r & _MASK32) * np.uint64(i + 1)) >> _S32)
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+        i -= 1
+        if i > 0:
+            j = np.int64(((r >> _S32) * np.uint64(i + 1)) >> _S32)
+            t = arr[i]
+            arr[i] = arr[j]
+            arr[j] = t
+            i -= 1
     return state
 
 

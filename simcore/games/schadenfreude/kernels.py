@@ -31,9 +31,9 @@ def legal_mask(hand, lead_mask):
     plays that suit or a wild card; one without it plays anything.
     """
     follow = hand & lead_mask
-    if follow != U0:
-        return follow | (hand & _WILD_MASK)
-    return hand
+    # branch-free: all ones when the hand holds the lead suit
+    must = U0 - np.uint64(follow != U0)
+    return (hand & ~must) | ((follow | (hand & _WILD_MASK)) & must)
 
 
 @njit(cache=True, inline="always")
@@ -61,11 +61,9 @@ def collect_rank(pile_ranks, points, rank, cancel):
     """
     bit = U1 << np.uint64(rank)
     value = rank - 3
-    if cancel:
-        if pile_ranks & bit:
-            return pile_ranks ^ bit, points - value
-        return pile_ranks | bit, points + value
-    return pile_ranks | bit, points + value
+    # branch-free: with cancelling a value already present leaves (sign -1)
+    had = np.int64(cancel) & np.int64((pile_ranks & bit) != U0)
+    return (pile_ranks | bit) ^ (bit & (U0 - np.uint64(had))), points + value - 2 * had * value
 
 
 @njit(cache=True, inline="always")

@@ -8,7 +8,7 @@ cards in the order played; records.py turns that into a record.
 import numpy as np
 from numba import njit, prange
 
-from ...bits import U0, U1, bounded, game_stream, highest_bit, kth_bit, lowest_bit, \
+from ...bits import MASK32, S32, U0, U1, bounded, game_stream, next_u64, highest_bit, kth_bit, lowest_bit, \
     popcount, shuffle_inplace
 from .cards import CARD_RANK, SUIT_MASK
 from .kernels import collect_rank, game_winner, legal_mask, next_leader, winning_rank
@@ -45,14 +45,16 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
     pile_ranks = np.zeros(MAX_SEATS, dtype=np.uint64)
     points = np.zeros(MAX_SEATS, dtype=np.int64)
     cum = np.zeros(MAX_SEATS, dtype=np.int64)
-    seat_of_rank = np.zeros(14, dtype=np.int64)
-    trick_cards = np.zeros(MAX_SEATS, dtype=np.int64)
+    seat_of_rank = np.zeros(32, dtype=np.int64)
+    card_of_rank = np.zeros(32, dtype=np.int64)
 
     if rules[R_SEAT0_FIRST]:
         leader = 0
     else:
         state, leader = bounded(state, n)
     first_leader = leader
+    spare = U0
+    spare_left = False
     rounds = 0
     unfinished = False
     bust = 0
@@ -81,8 +83,16 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
                     p -= n
                 legal = legal_mask(hands[p], lead_mask)
                 if policies[p] == RANDOM:
-                    state, k = bounded(state, popcount(legal))
-                    card = kth_bit(legal, k)
+                    # two uniform choices per 64-bit draw: use the spare half first
+                    if spare_left:
+                        half = spare
+                        spare_left = False
+                    else:
+                        state, r64 = next_u64(state)
+                        half = r64 & MASK32
+                        spare = r64 >> S32
+                        spare_left = True
+                    card = kth_bit(legal, np.int64((half * popcount(legal)) >> S32))
                 else:
                     unseen = deck_mask & ~played & ~hands[p]
                     card = heuristic_card(legal, hands[p], lead_mask, follow_ranks, offsuit,
@@ -91,28 +101,33 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
                 bit = U1 << np.uint64(card)
                 hands[p] ^= bit
                 played |= bit
-                trick_cards[i] = card
                 if do_log:
                     log[rounds, 1 + nplayed] = card
                 nplayed += 1
                 if card < 48 and lead_mask == U0:
                     lead_mask = SUIT_MASK[card // 12]
-                if card >= 48 or (bit & lead_mask) != U0:
-                    r = CARD_RANK[card]
-                    follow_ranks |= U1 << np.uint64(r)
-                    seat_of_rank[r] = p
-                else:
-                    offsuit |= bit
-            winner = seat_of_rank[winning_rank(follow_ranks)]
-            # the winner collects, in play order, their own card and the non-followers
-            for i in range(n):
-                card = trick_cards[i]
-                p = trick_leader + i
-                if p >= n:
-                    p -= n
-                if p == winner or ((U1 << np.uint64(card)) & offsuit) != U0:
-                    pile_ranks[winner], points[winner] = collect_rank(
-                        pile_ranks[winner], points[winner], CARD_RANK[card], cancel)
+                # branch-free: a follower's rank goes to the trick's rank mask and
+                # its seat to slot r; a non-follower to the off-suit cards and a
+                # dummy slot (16 + r), so equal values of other suits never clash
+                is_follow = np.uint64((card >= 48) | ((bit & lead_mask) != U0))
+                r = CARD_RANK[card]
+                follow_ranks |= is_follow << np.uint64(r)
+                offsuit |= bit & (is_follow - U1)
+                seat_of_rank[r + 16 * (1 - np.int64(is_follow))] = p
+                card_of_rank[r] = card
+            wr = winning_rank(follow_ranks)
+            winner = seat_of_rank[wr]
+            # the winner collects their own card and the non-followers (the order
+            # does not matter for points: cancelling toggles a value's bit)
+            taken = offsuit | (U1 << np.uint64(card_of_rank[wr]))
+            pr = pile_ranks[winner]
+            pts = points[winner]
+            while taken != U0:
+                c = lowest_bit(taken)
+                taken &= taken - U1
+                pr, pts = collect_rank(pr, pts, CARD_RANK[c], cancel)
+            pile_ranks[winner] = pr
+            points[winner] = pts
             trick_leader = winner
         rounds += 1
         bust = 0

@@ -1,0 +1,41 @@
+"""Shared helpers of the benchmark scripts: timing medians and writing results."""
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import numba
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "benchmarks"
+
+
+def median_time(fn, repeats):
+    """Median wall time of ``fn()`` over ``repeats`` runs (after one warm-up call)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), times
+
+
+def machine():
+    """What the figures were measured on."""
+    return {"cpu_count": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
+            "python": platform.python_version(), "numba": numba.__version__,
+            "machine": platform.machine(), "processor": platform.processor()}
+
+
+def write(name, payload):
+    """Write results/benchmarks/<name>.json and return its path."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    payload = {"benchmark": name, "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+               "machine": machine(), **payload}
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(payload, indent=2) + "\n")
+    os.replace(tmp, path)
+    return path
