@@ -110,7 +110,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
         raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
     names, ids = g.policy_ids(policies, rules)
     threads = resolve_threads(threads)
-    chunk = int(chunk_size or DEFAULT_CHUNK)
+    chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
     if chunk < 1:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
     previous = numba.get_num_threads()

@@ -236,9 +236,6 @@ def test_records_under_a_file_is_one_line(invoke, tmp_path):
     assert res.exit_code == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: simcore/runner.py simulate() reads "
-                   "`chunk_size or DEFAULT_CHUNK`, so --chunk-size 0 silently runs with the "
-                   "default instead of failing the `chunk < 1` check")
 def test_zero_chunk_size_is_an_error(invoke, tmp_path):
     res = invoke("simulate", "schadenfreude", "--games", 3, "--chunk-size", 0, "--out", "run")
     _one_error_line(res, "--chunk-size 0 is not allowed")
