@@ -87,6 +87,14 @@ def time_peer(python: str, games: int, runs: int) -> dict | None:
             "lacks": ["closing the talon", "explicit claims (a deal ends at 66 by itself)"]}
 
 
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip() or None
+    except OSError:
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=200_000)
@@ -105,7 +113,10 @@ def main():
     peer = time_peer(args.peer_python, args.peer_games, min(args.runs, 3))
     info = {"benchmark": "schnapsen random play", "machine": platform.processor() or
             platform.machine(), "cpus": top, "python": platform.python_version(),
-            "numba": numba.__version__, "tricksim": results, "peer": peer}
+            "numba": numba.__version__, "commit": _commit(), "tricksim": results,
+            "peer": peer,
+            "note": "random deals are short (random closes on a coin flip); the machine's "
+                    "cores are shared, so thread scaling here is not representative"}
     if peer:
         ratio = results[0]["deals_per_s"] / peer["deals_per_s"]
         info["ratio_one_thread_vs_peer"] = ratio

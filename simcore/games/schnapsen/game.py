@@ -46,9 +46,10 @@ class Schnapsen(Game):
             parts.append(rows[np.arange(md)[None, :] < deals[s:s + n, None]])
         flat = np.concatenate(parts) if parts else np.zeros((0, N_DEAL_COLUMNS), np.int16)
         index = np.arange(start, start + count, dtype=np.int64)
-        deal_tab = {"index": np.repeat(index, deals.astype(np.int64)),
-                    "deal": np.concatenate([np.arange(k, dtype=np.int16) for k in deals])
-                    if count else np.zeros(0, np.int16)}
+        nd = deals.astype(np.int64)
+        starts = np.cumsum(nd) - nd
+        deal_tab = {"index": np.repeat(index, nd),
+                    "deal": (np.arange(nd.sum()) - np.repeat(starts, nd)).astype(np.int16)}
         for i, name in enumerate(DEAL_COLUMNS):
             deal_tab[name] = flat[:, i]
         games = {"index": index, "deals": deals, "winner": winner,
