@@ -2,11 +2,12 @@
 exact reproduction from (seed, index), and the CLI round trip.
 
 Hand-checked: the first deal of the first record of schnapsen_austrian.jsonl.
-Seat 0 deals, diamonds are trumps (TD face up).  Seat 1 exchanges JD for TD and
-closes before the first trick (seat 0 then has 0 points and no trick).  AD/QD to
-seat 1 (14); QC/KC to seat 0 (7); QH/TD, seat 1 void in hearts must trump (13);
-KS/TC (14); TS/TH (20): seat 1 ends on 61, below 66, and does not claim, so its
-close failed and seat 0 scores 3 (no trick when the talon was closed).
+Seat 0 deals, clubs are trumps (AC face up), seat 1 leads.  TS/JC: seat 0 trumps
+(12, one trick).  JH/AH to seat 1 (13).  Seat 1 shows the trump marriage (40, it
+has a trick) and leads QC; KH (7): 20 in tricks + 40.  Seat 1 closes (seat 0 then
+has 12 points and one trick), shows the spade marriage (20): 80, claims.  The
+closer claimed correctly; at the close the opponent had a trick but fewer than
+33 points, so seat 1 scores 2.
 """
 from __future__ import annotations
 
@@ -47,16 +48,15 @@ def test_every_preset_has_a_golden_record(golden_dir, jsonl):
 
 def test_hand_checked_deal(golden_dir, jsonl):
     deal = golden(golden_dir, jsonl, "austrian")[0]["deals"][0]
-    assert deal["start"]["dealer"] == 0 and deal["start"]["trump_card"] == "TD"
-    assert deal["actions"][:3] == [[1, "exchange"], [1, "close"], [1, "play", "AD"]]
-    assert deal["end"] == {"winner": 0, "game_points": 3, "reason": "failed_close",
-                           "card_points": [7, 61], "tricks": [1, 4]}
+    assert deal["start"]["dealer"] == 0 and deal["start"]["trump_card"] == "AC"
+    assert deal["actions"][7:] == [[1, "close"], [1, "marriage", "S"], [1, "claim"]]
+    assert deal["end"] == {"winner": 1, "game_points": 2, "reason": "claim",
+                           "card_points": [12, 80], "tricks": [1, 2]}
 
 
 @pytest.mark.parametrize("line, where, message", [
-    (0, (0, 3), "seat 0 must follow suit and beat AD if able, else trump if able; QH is not "
-                "allowed (allowed: QD)"),
-    (1, (0, None), "end.game_points is 2; the rules give 3"),
+    (0, (0, 8), "seat 1 does not hold king and queen of H"),
+    (1, (0, None), "end.game_points is 3; the rules give 2"),
     (2, (1, None), "dealer 0 is not allowed here; allowed: [1] (the deal alternates)"),
 ])
 def test_corrupted_records_fail_with_the_right_message(golden_dir, jsonl, line, where,

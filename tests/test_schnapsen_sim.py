@@ -5,7 +5,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcore.games.schnapsen import GAME
 from simcore.games.schnapsen.cards import CARD_POINTS, DECK_MASK, mask_of, parse_card, \
     parse_suit
 from simcore.games.schnapsen.records import DealState

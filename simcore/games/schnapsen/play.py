@@ -9,8 +9,8 @@ a record).
 import numpy as np
 from numba import njit, prange
 
-from ...bits import U0, U1, bounded, game_stream, kth_bit, popcount, shuffle_inplace
-from .cards import CARD_POINTS, SUIT_MASK
+from ...bits import U0, bounded, game_stream, kth_bit, popcount, shuffle_inplace
+from .cards import CARD_POINTS
 from .kernels import (V_CLAIM, V_CLOSE, V_EXCHANGE, V_MARRIAGE, V_PLAY, card_bit,
                       counted_points, follow_mask, follower_wins, marriage_suits,
                       score_claim, score_run_out)

@@ -117,16 +117,15 @@ def heuristic_close(hand, trump, known, points, marriages, tricks, target, marri
                 sure += 1
             else:
                 est += 0.6 * (CARD_POINTS[c] + 4.0)
-    if tricks > 0 or sure > 0:
-        est += marriages
-        if marriage_ok:
-            halves = _marriage_halves(hand)
-            for s in range(4):
-                kq = _KQ << np.uint64(5 * s)
-                if halves & kq == kq:
-                    est += 40.0 if s == trump else 20.0
-    else:
-        return False
+    if tricks == 0 and sure == 0:
+        return False  # no trick in sight: closing would stake 2-3 game points on nothing
+    est += marriages
+    if marriage_ok:
+        halves = _marriage_halves(hand)
+        for s in range(4):
+            kq = _KQ << np.uint64(5 * s)
+            if halves & kq == kq:
+                est += 40.0 if s == trump else 20.0
     return est >= target + 4
 
 

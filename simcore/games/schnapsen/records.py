@@ -13,8 +13,7 @@ from ...errors import TricksimError
 from ...records import check_common, fail, require
 from .cards import CARD_POINTS, DECK_MASK, SUITS, card_name, mask_of, names, parse_card, \
     parse_suit
-from .kernels import (CLAIM, REASONS, RESIGN, V_CLAIM, V_CLOSE, V_EXCHANGE, V_MARRIAGE,
-                      V_PLAY, V_RESIGN, VERBS, counted_points, follow_mask, follower_wins,
+from .kernels import (REASONS, RESIGN, V_MARRIAGE, V_PLAY, VERBS, counted_points, follow_mask, follower_wins,
                       marriage_suits, score_claim, score_run_out)
 from .play import (D_CP0, D_DEALER, D_GP, D_REASON, D_TR0, D_WINNER, LOG_ACTIONS, LOG_COUNT,
                    LOG_DECK, LOG_WIDTH, N_DEAL_COLUMNS, play_logged)
