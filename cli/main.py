@@ -194,6 +194,111 @@ def rules(game, preset, players):
         click.echo("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
 
 
+@cli.command()
+@click.argument("game", type=GAMES)
+@click.option("--vary", "vary", multiple=True, required=True, metavar="NAME=V1,V2,...",
+              help="An option and the values to try (repeatable: every combination is "
+                   "played). Values of a list option are separated by ';'.")
+@rule_options
+@click.option("--policy", "policy", default="random", show_default=True,
+              help="Player policy: one name for all seats or one per seat, comma-separated.")
+@click.option("--games", "games", type=int, default=100_000, show_default=True,
+              help="Games per variant.")
+@click.option("--seed", type=int, default=None, help="Seed shared by every variant.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all cores).")
+@click.option("--chunk-size", type=int, default=None, help="Games per kernel call.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Sweep folder (default results/<game>-sweep-<timestamp>/).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="How the fairness lines and table are printed.")
+@user_errors
+def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
+          chunk_size, out, fmt):
+    """Play every combination of varied rule options on the same seeds.
+
+    Each variant plays the same game indices from the same seed (common random
+    numbers), so differences between variants are not deal luck. Writes
+    sweep.parquet and sweep.csv (one row per variant and seat), seats.png,
+    game.png and report.md.
+
+    \b
+    Example:
+      tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
+      tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
+    """
+    from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
+
+    plan = parse_vary(game, vary)
+    result = run_sweep(game, plan, preset, rules_file, assignments, players,
+                       policy.split(","), games, seed, threads, chunk_size,
+                       Progress(f"{game} sweep"))
+    result.command = " ".join(
+        ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
+        + [f"--set {a}" for a in assignments]
+        + ([f"--preset {preset}"] if preset else []) + ([f"--players {players}"] if players else [])
+        + ([f"--rules {rules_file}"] if rules_file else [])
+        + [f"--policy {policy}", f"--games {games}", f"--seed {result.seed}"])
+    out_dir = Path(out) if out else Path("results") / (
+        f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    write_sweep(result, out_dir)
+    if fmt == "table":
+        for label, run in zip(result.labels, result.runs):
+            click.echo(fairness_line(label, run)[2:].replace("**", ""))
+    elif fmt == "csv":
+        click.echo(result.table.to_csv(index=False), nl=False)
+    else:
+        click.echo(result.table.to_json(orient="records", indent=2))
+    click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
+               f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md)",
+               err=True)
+
+
+@cli.command()
+@click.argument("game", type=GAMES)
+@click.option("--a", "spec_a", required=True, metavar="RULES",
+              help="Rule set A: a preset, a TOML file, NAME=VALUE items, joined with ';'.")
+@click.option("--b", "spec_b", required=True, metavar="RULES", help="Rule set B, likewise.")
+@click.option("--players", type=int, default=None, help="Number of players for both.")
+@click.option("--policy", "policy", default="random", show_default=True,
+              help="Player policy: one name for all seats or one per seat, comma-separated.")
+@click.option("--games", "games", type=int, default=100_000, show_default=True,
+              help="Games for each rule set.")
+@click.option("--seed", type=int, default=None, help="Seed shared by both rule sets.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all cores).")
+@click.option("--chunk-size", type=int, default=None, help="Games per kernel call.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for compare.csv (default results/<game>-compare-<timestamp>/).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="How the differences are printed.")
+@user_errors
+def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt):
+    """Play rule sets A and B on the same deals; paired differences B - A per seat.
+
+    For each seat: the win rate and the mean final score under A and B, their
+    paired difference with its 95% interval and p-value (scipy's paired t
+    test), and whether it is significant (p < 0.05).
+
+    \b
+    Example:
+      tricksim compare schadenfreude --a standard --b "limit=30" --games 200000 --seed 1
+      tricksim compare schnapsen --a austrian --b tournament --policy heuristic,heuristic
+    """
+    from simcore.stats import format_summary, write_csv
+    from simcore.sweep import compare as run_compare, parse_rules_spec
+
+    rules_a = parse_rules_spec(game, spec_a, players)
+    rules_b = parse_rules_spec(game, spec_b, players)
+    result = run_compare(game, rules_a, rules_b, policy.split(","), games, seed, threads,
+                         chunk_size, Progress(f"{game} compare"))
+    out_dir = Path(out) if out else Path("results") / (
+        f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_csv(result.table, out_dir / "compare.csv")
+    click.echo(format_summary({"paired B - A": result.table}, fmt), nl=False)
+    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} games each, "
+               f"seed {result.run_a.seed}; wrote {out_dir}/compare.csv", err=True)
+
+
 def main():
     """Console-script entry point."""
     cli(prog_name="tricksim")

@@ -24,7 +24,7 @@ from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
-from .stats import add_sums
+from .stats import add_sums, fairness_frame
 
 DEFAULT_CHUNK = 1 << 16
 MAX_SEED = 2**63 - 1
@@ -114,6 +114,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     if chunk < 1:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
     previous = numba.get_num_threads()
+    g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     numba.set_num_threads(threads)
     agg = None
     kept: dict[str, list] = {}
@@ -133,6 +134,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     wall = time.perf_counter() - t0
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
     summary = g.summarize(agg, rules, names)
+    summary["fairness"] = fairness_frame(summary)
     return RunResult(game, rules, names, seed, games, threads, chunk, wall, agg, summary,
                      tables)
 

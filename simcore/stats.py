@@ -166,3 +166,68 @@ def write_text(text: str, path):
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
     _atomic(path, w)
+
+
+# ----- fairness -------------------------------------------------------------
+#: game-level rates whose fair value is known: the advantage of the first leader
+#: (Schadenfreude) or of the dealer (Schnapsen) is measured against it
+ADVANTAGE_METRICS = {
+    "first_leader_win_rate": lambda seats: 1.0 / seats,
+    "dealer_deal_win_rate": lambda seats: 0.5,
+}
+
+
+def seat_measure(seats: pd.DataFrame):
+    """The per-seat measure fairness is judged by: (column, low, high, is_rate)."""
+    if "win_rate" in seats:
+        return "win_rate", "win_low", "win_high", True
+    for col, lo, hi in (("score_per_deal", "score_low", "score_high"),
+                        ("score_mean", "score_low", "score_high")):
+        if col in seats:
+            return col, lo, hi, False
+    return None
+
+
+def fairness_frame(summary: dict) -> pd.DataFrame:
+    """Fairness measures of a summary (a metric frame).
+
+    - ``win_rate_spread``: highest minus lowest seat win rate (or the spread of
+      the mean score per deal where a game has no per-seat wins);
+    - ``equal_wins_chi2`` / ``equal_wins_p``: chi-square test (scipy.stats.chisquare)
+      that all seats win equally often, over the games that had a winner;
+    - ``*_advantage``: a first-leader or dealer win rate minus its fair share,
+      with its 95% Wilson interval shifted the same way.
+    """
+    seats = summary["seats"]
+    n = len(seats)
+    rows = []
+    measure = seat_measure(seats)
+    if measure:
+        col, _, _, is_rate = measure
+        name = "win_rate_spread" if is_rate else f"{col}_spread"
+        rows.append((name, float(seats[col].max() - seats[col].min()), math.nan, math.nan))
+    if "wins" in seats and n > 1:
+        wins = seats["wins"].to_numpy(dtype=np.float64)
+        if wins.sum() > 0:
+            res = _st.chisquare(wins)
+            rows.append(("equal_wins_chi2", float(res.statistic), math.nan, math.nan))
+            rows.append(("equal_wins_p", float(res.pvalue), math.nan, math.nan))
+    game = summary.get("game")
+    if game is not None:
+        for metric, fair in ADVANTAGE_METRICS.items():
+            hit = game[game["metric"] == metric]
+            if len(hit):
+                v, lo, hi = hit.iloc[0][["value", "low", "high"]]
+                f = fair(n)
+                rows.append((metric.replace("_win_rate", "") + "_advantage", v - f, lo - f,
+                             hi - f))
+    return metric_frame(rows)
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:
+    """A frame as a GitHub-flavoured Markdown table."""
+    cols = [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt(v, digits) for v in row) + " |")
+    return "\n".join(lines) + "\n"

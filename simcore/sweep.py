@@ -1,0 +1,304 @@
+"""Sweeps and paired comparisons of rule variants, on common random numbers.
+
+Every variant of a sweep, and both sides of a comparison, play the same game
+indices from the same seed, so each game starts from the same random stream:
+differences between variants are the rules' doing, not deal luck.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+from .errors import TricksimError
+from .games import get_game
+from .options import RuleSet
+from .runner import RunResult, simulate
+from .stats import markdown_table, seat_measure, write_csv, write_parquet, write_text
+
+
+# ----- parsing ----------------------------------------------------------------
+def parse_vary(game: str, specs) -> list[tuple[str, list]]:
+    """``NAME=V1,V2,...`` strings as (option, [values]) pairs, each value checked.
+
+    Values of a list option are separated by ``;`` (``solo_suits=D;D,C``), since
+    a comma already separates a list's items.
+    """
+    book = get_game(game).rulebook
+    out = []
+    seen = set()
+    for spec in specs:
+        if "=" not in spec:
+            raise TricksimError(f"--vary expects NAME=V1,V2,..., got '{spec}'")
+        name, raw = (s.strip() for s in spec.split("=", 1))
+        opt = book.option(name)
+        if name in seen:
+            raise TricksimError(f"--vary names option '{name}' twice")
+        seen.add(name)
+        sep = ";" if opt.kind in ("int_list", "choice_list") or ";" in raw else ","
+        texts = [t.strip() for t in raw.split(sep) if t.strip()]
+        if not texts:
+            raise TricksimError(f"--vary {name}= gives no values; allowed: {opt.allowed()}")
+        values = [opt.parse(t) for t in texts]
+        if len(set(values)) != len(values):
+            raise TricksimError(f"--vary {name} lists a value twice")
+        out.append((name, values))
+    if not out:
+        raise TricksimError("a sweep needs at least one --vary NAME=V1,V2,...")
+    return out
+
+
+def variant_label(assign: dict, book) -> str:
+    """A short label of a variant, e.g. ``limit=30 pairs=keep``."""
+    return " ".join(f"{k}={book.option(k).to_text(v)}" for k, v in assign.items())
+
+
+# ----- sweeps -------------------------------------------------------------------
+@dataclass
+class SweepResult:
+    """A sweep: its variants, their runs, and the tidy table (one row per variant and seat)."""
+
+    game: str
+    varied: list[str]
+    variants: list[dict]
+    runs: list[RunResult]
+    table: pd.DataFrame
+    seed: int
+    games: int
+    command: str = ""
+    labels: list[str] = field(default_factory=list)
+
+
+def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players=None,
+          policies=None, games=10_000, seed=None, threads=None, chunk_size=None,
+          progress: Callable[[int, int], None] | None = None) -> SweepResult:
+    """Play every combination of the varied options with the same seed.
+
+    ``vary``: (option, values) pairs as from ``parse_vary``. The other rule
+    arguments build the base rule set as for ``simulate``. Returns a SweepResult
+    whose ``table`` has the varied options as columns.
+    """
+    from .bits import seed_from_entropy
+    g = get_game(game)
+    names = [n for n, _ in vary]
+    if players is not None and "players" in names:
+        raise TricksimError("--players and --vary players both given; use one")
+    combos = list(itertools.product(*[vals for _, vals in vary]))
+    seed = seed_from_entropy() if seed is None else seed
+    book = g.rulebook
+    built = []
+    for combo in combos:
+        assign = dict(zip(names, combo))
+        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
+        try:
+            rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
+        except TricksimError as exc:
+            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
+        g.policy_ids(policies, rules)  # check the policy list fits every variant first
+        built.append((assign, rules))
+    total = games * len(built)
+    runs = []
+    for i, (assign, rules) in enumerate(built):
+        done = i * games
+
+        def step(d, _t, done=done):
+            if progress:
+                progress(done + d, total)
+
+        runs.append(simulate(game, rules, policies, games, seed, threads, chunk_size,
+                             summary_only=True, progress=step))
+    labels = [variant_label(a, book) for a, _ in built]
+    table = _sweep_table(names, [a for a, _ in built], runs, labels, book)
+    return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
+                       labels=labels)
+
+
+def _sweep_table(names, variants, runs, labels, book) -> pd.DataFrame:
+    parts = []
+    for v, (assign, run, label) in enumerate(zip(variants, runs, labels)):
+        seats = run.summary["seats"].copy()
+        front = {"variant": v, "label": label}
+        for k in names:
+            front[k] = book.option(k).to_text(assign[k])
+        for i, (k, val) in enumerate(front.items()):
+            seats.insert(i, k, val)
+        for section in ("game", "fairness"):
+            frame = run.summary.get(section)
+            if frame is None:
+                continue
+            prefix = "" if section == "game" else "fair_"
+            for metric, value in zip(frame["metric"], frame["value"]):
+                seats[prefix + metric] = value
+        parts.append(seats)
+    return pd.concat(parts, ignore_index=True, sort=False)
+
+
+def fairness_line(label: str, run: RunResult) -> str:
+    """One line saying how far a variant is from seat fairness."""
+    seats = run.summary["seats"]
+    measure = seat_measure(seats)
+    fair = run.summary.get("fairness")
+    metrics = dict(zip(fair["metric"], fair["value"])) if fair is not None else {}
+    if measure is None:
+        return f"- **{label}**: no per-seat measure"
+    col, _, _, is_rate = measure
+    lo, hi = float(seats[col].min()), float(seats[col].max())
+    if is_rate:
+        text = (f"- **{label}**: seat win rates {100 * lo:.1f}% to {100 * hi:.1f}% "
+                f"(spread {100 * (hi - lo):.1f} points)")
+    else:
+        text = f"- **{label}**: seat {col} {lo:+.3f} to {hi:+.3f} (spread {hi - lo:.3f})"
+    p = metrics.get("equal_wins_p")
+    if p is not None and not math.isnan(p):
+        verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
+        text += f"; chi-square test of equal wins p = {p:.3g}: {verdict}"
+    for key, value in metrics.items():
+        if key.endswith("_advantage"):
+            text += f"; {key.replace('_', ' ')} {100 * value:+.1f} points"
+    return text
+
+
+def write_sweep(result: SweepResult, out) -> list[Path]:
+    """Write sweep.parquet, sweep.csv, the PNG plots and report.md to ``out``."""
+    from .plots import plot_game_metrics, plot_seat_measure
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet(result.table, out / "sweep.parquet")
+    write_csv(result.table, out / "sweep.csv")
+    seat_png = plot_seat_measure(result, out / "seats.png")
+    game_png = plot_game_metrics(result, out / "game.png")
+    write_text(_report(result, seat_png, game_png), out / "report.md")
+    return [out / "sweep.parquet", out / "sweep.csv", seat_png, game_png, out / "report.md"]
+
+
+def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
+    seats = result.runs[0].summary["seats"]
+    measure = seat_measure(seats)
+    cols = ["label", "seat", "policy"]
+    if measure:
+        cols += list(measure[:3])
+    for extra in ("score_mean", "bust_rate", "game_points_per_deal"):
+        if extra in result.table and extra not in cols:
+            cols.append(extra)
+    lines = [f"# Sweep of {result.game}: {', '.join(result.varied)}", "",
+             f"{len(result.variants)} variants × {result.games:,} games each, seed "
+             f"{result.seed}, every variant on the same seeds (common random numbers).", ""]
+    if result.command:
+        lines += ["```", result.command, "```", ""]
+    lines += ["## Seat fairness", ""]
+    lines += [fairness_line(label, run) for label, run in zip(result.labels, result.runs)]
+    lines += ["", "## Per seat", "", markdown_table(result.table[cols]), "",
+              f"![per-seat measure by variant]({seat_png.name})", "", "## Game level", ""]
+    game_rows = []
+    for label, run in zip(result.labels, result.runs):
+        frame = run.summary["game"].copy()
+        frame.insert(0, "variant", label)
+        game_rows.append(frame)
+    lines += [markdown_table(pd.concat(game_rows, ignore_index=True)), "",
+              f"![game-level figures by variant]({game_png.name})", ""]
+    return "\n".join(lines)
+
+
+# ----- paired comparison ------------------------------------------------------------
+def parse_rules_spec(game: str, spec: str, players=None) -> RuleSet:
+    """A rule set from ``--a``/``--b``: a TOML file, a preset name, or ``NAME=VALUE``
+    items, combined with ``;`` (e.g. ``summary-de;limit=30``)."""
+    g = get_game(game)
+    preset = None
+    rules_file = None
+    assignments = []
+    for item in (s.strip() for s in spec.split(";")):
+        if not item:
+            continue
+        if "=" in item:
+            assignments.append(item)
+        elif item in g.rulebook.presets:
+            if preset is not None:
+                raise TricksimError(f"'{spec}' names two presets")
+            preset = item
+        elif Path(item).is_file():
+            rules_file = item
+        else:
+            raise TricksimError(f"'{item}' is neither a preset of {game} ("
+                                + ", ".join(g.rulebook.presets)
+                                + "), a rules file, nor NAME=VALUE")
+    return g.build_rules(preset, rules_file, assignments, players)
+
+
+def seat_outcomes(games: pd.DataFrame, seats: int) -> dict[str, np.ndarray]:
+    """Per-game, per-seat outcomes of a games table: ``win`` (0/1) and ``score``."""
+    out = {}
+    if all(f"win_{p}" in games for p in range(seats)):
+        out["win"] = np.stack([games[f"win_{p}"].to_numpy(np.float64) for p in range(seats)], 1)
+    elif "winner" in games:
+        w = games["winner"].to_numpy()
+        out["win"] = np.stack([(w == p).astype(np.float64) for p in range(seats)], 1)
+    for prefix, name in (("score_", "score"), ("match_points_", "match_points_left")):
+        if all(f"{prefix}{p}" in games for p in range(seats)):
+            out[name] = np.stack([games[f"{prefix}{p}"].to_numpy(np.float64)
+                                  for p in range(seats)], 1)
+            break
+    return out
+
+
+@dataclass
+class CompareResult:
+    """Paired differences B - A per seat and measure, and both runs."""
+
+    game: str
+    rules_a: RuleSet
+    rules_b: RuleSet
+    run_a: RunResult
+    run_b: RunResult
+    table: pd.DataFrame
+
+
+def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=10_000,
+            seed=None, threads=None, chunk_size=None, progress=None) -> CompareResult:
+    """Play both rule sets on the same seeds; paired differences (B - A) per seat.
+
+    For each seat and measure (win indicator, final score), the mean paired
+    difference with its 95% interval and p-value come from scipy's paired t
+    test (``scipy.stats.ttest_rel``); ``significant`` means p < 0.05.
+    """
+    from .bits import seed_from_entropy
+    g = get_game(game)
+    if g.seats(rules_a) != g.seats(rules_b):
+        raise TricksimError(f"rule set A has {g.seats(rules_a)} seats and B "
+                            f"{g.seats(rules_b)}: a paired comparison needs the same seats")
+    seed = seed_from_entropy() if seed is None else seed
+
+    def step(offset):
+        return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
+
+    run_a = simulate(game, rules_a, policies, games, seed, threads, chunk_size,
+                     progress=step(0))
+    run_b = simulate(game, rules_b, policies, games, seed, threads, chunk_size,
+                     progress=step(games))
+    n = g.seats(rules_a)
+    a = seat_outcomes(run_a.tables["games"], n)
+    b = seat_outcomes(run_b.tables["games"], n)
+    rows = []
+    for measure in a:
+        for p in range(n):
+            xa, xb = a[measure][:, p], b[measure][:, p]
+            diff = xb - xa
+            mean = float(diff.mean())
+            if np.all(diff == diff[0]):  # no variance: the t test is undefined
+                low = high = mean
+                pvalue = 1.0 if mean == 0 else 0.0
+            else:
+                res = _st.ttest_rel(xb, xa)
+                ci = res.confidence_interval(0.95)
+                low, high, pvalue = float(ci.low), float(ci.high), float(res.pvalue)
+            rows.append({"measure": measure, "seat": p, "policy": run_a.policies[p],
+                         "a": float(xa.mean()), "b": float(xb.mean()), "diff": mean,
+                         "low": low, "high": high, "p_value": pvalue,
+                         "significant": bool(pvalue < 0.05)})
+    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows))
