@@ -82,8 +82,15 @@ def compare_game(rules, ids, index, stats):
     n = r["players"]
     played, rounds, winner, bust, unfinished, first, scores = logged_game(rules, ids, SEED,
                                                                          index)
-    ref = naive.play_game(r, played)       # raises IllegalPlay on any illegal card or leader
     where = f"game {index} of {rules.canonical()}"
+    try:
+        ref = naive.play_game(r, played)   # raises IllegalPlay on any illegal card or leader
+    except naive.IllegalPlay as exc:
+        # say whether the kernel's scores went wrong before its choice of leader did
+        loose = naive.play_game(r, played, check_leaders=False)
+        pytest.fail(f"{where}: the reference rejects the kernel's game: {exc}; per-round "
+                    f"points by the rules {[rd['points'] for rd in loose['rounds']]}, final "
+                    f"scores by the rules {loose['scores']}, by the kernel {scores}")
     assert first == played[0][0], where
     assert len(ref["rounds"]) == rounds, where
     assert ref["scores"] == scores, where
