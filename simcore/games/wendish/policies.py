@@ -29,7 +29,7 @@ _BQ = np.uint64(BLACK_QUEENS)
 _PLAIN_ACES = np.uint64((1 << 0) | (1 << 8) | (1 << 16) | (1 << 24))
 #: strength threshold per card in hand for a Lust Solo and for a quiet solo
 LUST_PER_CARD = 1.9
-QUIET_PER_CARD = 1.6
+QUIET_PER_CARD = 1.85
 
 
 @njit(cache=True)
