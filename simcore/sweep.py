@@ -132,7 +132,7 @@ def _sweep_table(names, variants, runs, labels, book) -> pd.DataFrame:
             frame = run.summary.get(section)
             if frame is None:
                 continue
-            prefix = "" if section == "game" else "fair_"
+            prefix = "game_" if section == "game" else "fair_"
             for metric, value in zip(frame["metric"], frame["value"]):
                 seats[prefix + metric] = value
         parts.append(seats)

@@ -1,0 +1,113 @@
+"""Sweeps, paired comparisons and fairness measures (tricksim sweep / compare)."""
+import pandas as pd
+import pytest
+
+from simcore import get_game, simulate
+from simcore.sweep import compare, parse_rules_spec, parse_vary, sweep
+
+GAMES = 3000
+
+
+@pytest.fixture(scope="module")
+def limit_sweep():
+    return sweep("schadenfreude", parse_vary("schadenfreude", ["limit=30,40"]),
+                 players=3, games=GAMES, seed=11)
+
+
+def test_sweep_reproduces_from_its_seed(limit_sweep):
+    again = sweep("schadenfreude", parse_vary("schadenfreude", ["limit=30,40"]),
+                  players=3, games=GAMES, seed=11)
+    pd.testing.assert_frame_equal(limit_sweep.table, again.table)
+
+
+def test_sweep_cell_equals_the_simulate_run(limit_sweep):
+    g = get_game("schadenfreude")
+    rules = g.build_rules(assignments=["limit=30"], players=3)
+    run = simulate("schadenfreude", rules, games=GAMES, seed=11)
+    cell = limit_sweep.table[limit_sweep.table["limit"] == "30"].reset_index(drop=True)
+    cols = list(run.summary["seats"].columns)
+    pd.testing.assert_frame_equal(cell[cols], run.summary["seats"])
+    assert list(limit_sweep.table.columns[:3]) == ["variant", "label", "limit"]
+    assert len(limit_sweep.table) == 2 * 3
+
+
+def test_sweep_combines_every_value():
+    plan = parse_vary("schadenfreude", ["pairs=cancel,keep", "floor=0,none"])
+    res = sweep("schadenfreude", plan, games=200, seed=3)
+    assert res.labels == ["pairs=cancel floor=0", "pairs=cancel floor=none",
+                          "pairs=keep floor=0", "pairs=keep floor=none"]
+
+
+def test_list_option_values_are_separated_by_semicolons():
+    plan = parse_vary("schadenfreude", ["values=-3,1,2,3,4,5,6,7,8;-3,-2,-1,1,2,3,4,5,6,7"])
+    assert plan == [("values", [(-3, 1, 2, 3, 4, 5, 6, 7, 8), (-3, -2, -1, 1, 2, 3, 4, 5, 6, 7)])]
+
+
+def test_compare_against_itself_is_zero():
+    rules = parse_rules_spec("schadenfreude", "standard")
+    res = compare("schadenfreude", rules, rules, games=1000, seed=5)
+    assert (res.table["diff"] == 0).all()
+    assert not res.table["significant"].any()
+    assert set(res.table["measure"]) == {"win", "score"}
+
+
+def test_compare_finds_a_real_difference():
+    a = parse_rules_spec("schadenfreude", "standard")
+    b = parse_rules_spec("schadenfreude", "standard;limit=30")
+    res = compare("schadenfreude", a, b, games=2000, seed=5)
+    score = res.table[res.table["measure"] == "score"]
+    assert (score["diff"] < 0).all() and score["significant"].all()
+    assert (score["low"] <= score["diff"]).all() and (score["diff"] <= score["high"]).all()
+
+
+def test_fairness_section_in_every_summary():
+    run = simulate("schadenfreude", games=2000, seed=2)
+    fair = dict(zip(run.summary["fairness"]["metric"], run.summary["fairness"]["value"]))
+    assert 0.0 <= fair["equal_wins_p"] <= 1.0
+    seats = run.summary["seats"]
+    assert fair["win_rate_spread"] == pytest.approx(seats["win_rate"].max()
+                                                    - seats["win_rate"].min())
+    assert "first_leader_advantage" in fair
+
+
+def test_cli_sweep_writes_table_plots_and_report(invoke):
+    res = invoke("sweep", "schadenfreude", "--vary", "limit=30,40", "--games", 500,
+                 "--seed", 1, "--out", "sw")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0].startswith("limit=30: seat win rates")
+    from pathlib import Path
+    out = Path("sw")
+    for name in ("sweep.parquet", "sweep.csv", "seats.png", "game.png"):
+        assert (out / name).stat().st_size > 0
+        if name.endswith(".png"):
+            assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report = (out / "report.md").read_text()
+    assert report.startswith("# Sweep of schadenfreude: limit")
+    for label in ("limit=30", "limit=40"):
+        assert f"**{label}**" in report
+    assert "](seats.png)" in report and "](game.png)" in report
+    assert len(pd.read_csv(out / "sweep.csv")) == 8
+
+
+@pytest.mark.parametrize("vary, message", [
+    ("limit", "--vary expects NAME=V1,V2,..., got 'limit'"),
+    ("colour=red,blue", "unknown option 'colour' for schadenfreude"),
+    ("limit=30,x", "option 'limit': 'x' is not allowed; allowed: an integer of at least 1"),
+    ("limit=30,30", "--vary limit lists a value twice"),
+    ("limit=", "--vary limit= gives no values"),
+    ("players=3,6", "option 'players': '6' is not allowed; allowed: an integer from 3 to 5"),
+])
+def test_cli_sweep_bad_vary_is_one_line(invoke, vary, message):
+    res = invoke("sweep", "schadenfreude", "--vary", vary, "--games", 10, "--out", "sw")
+    assert res.exit_code == 1
+    assert message in res.stderr
+    assert "Traceback" not in res.output and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_cli_compare_bad_spec_and_seat_mismatch(invoke):
+    res = invoke("compare", "schadenfreude", "--a", "standard", "--b", "nonsense",
+                 "--games", 10, "--out", "c")
+    assert res.exit_code == 1 and "'nonsense' is neither a preset" in res.stderr
+    res = invoke("compare", "schadenfreude", "--a", "players=3", "--b", "players=4",
+                 "--games", 10, "--out", "c")
+    assert res.exit_code == 1 and "needs the same seats" in res.stderr
