@@ -94,7 +94,7 @@ def test_match_points_fall_monotonically(run_tables):
 
 def test_summary_frames(run_tables):
     s = run_tables.summary
-    assert list(s) == ["seats", "game", "deal_ends"]
+    assert {"seats", "game", "deal_ends"} <= set(s)  # the runner may add shared sections
     assert len(s["seats"]) == 2 and s["seats"]["win_rate"].sum() == pytest.approx(1.0)
     ends = s["deal_ends"].set_index("metric")["value"]
     assert ends.sum() == pytest.approx(1.0)
