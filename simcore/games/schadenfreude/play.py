@@ -113,8 +113,9 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
                 r = CARD_RANK[card]
                 follow_ranks |= is_follow << np.uint64(r)
                 offsuit |= bit & (is_follow - U1)
-                seat_of_rank[r + 16 * (1 - np.int64(is_follow))] = p
-                card_of_rank[r] = card
+                slot = r + 16 * (1 - np.int64(is_follow))
+                seat_of_rank[slot] = p
+                card_of_rank[slot] = card
             wr = winning_rank(follow_ranks)
             winner = seat_of_rank[wr]
             # the winner collects their own card and the non-followers (the order
