@@ -136,8 +136,8 @@ FEED_RIVAL = 0.2
 FEED_OTHER = 0.05
 END_MARGIN_BASE = 2.0
 END_MARGIN_PER_TRICK = 0.5
-ENDING_ROOM = 3
-SHED_WEIGHT = 10.0
+ENDING_ROOM = 6
+SHED_WEIGHT = 25.0
 CLOSE_ROOM = 25.0
 UNCERTAIN = 0.5  # weight of a guess about who takes a card when others are still to play
 
