@@ -74,6 +74,21 @@ def rule_options(fn):
     return fn
 
 
+def cluster_options(fn):
+    """Where the chunks run and whether a run folder is resumed (simulate, sweep, batch)."""
+    for decorator in reversed([
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Play the chunks on this Dask cluster (e.g. tcp://host:8786)."),
+        click.option("--workers", type=int, default=None,
+                     help="Start a local Dask cluster of N worker processes for the run."),
+        click.option("--resume/--no-resume", default=True, show_default=True,
+                     help="Resume an unfinished run of the same command in the folder "
+                          "(--no-resume starts it over)."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tricksim")
 def cli():
@@ -107,38 +122,48 @@ def cli():
               help="Keep running aggregates only (constant memory; no games.parquet).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the summary is printed.")
+@cluster_options
 @user_errors
 def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
-             chunk_size, out, records, summary_only, fmt):
+             chunk_size, out, records, summary_only, fmt, scheduler, workers, resume):
     """Play GAME many times and summarize.
 
     Prints per-seat win rates (95% Wilson intervals), scores and game-level
     figures, and writes a run folder with games.parquet, summary.csv and
-    run.json.
+    run.json.  Each chunk of games is saved as it finishes: the same command
+    pointed at an unfinished run folder (--out) resumes it.
 
     \b
-    Example:
+    Examples:
       tricksim simulate schadenfreude --players 4 --games 1000000 \\
           --policy heuristic,random,random,random --seed 1
+      tricksim simulate schadenfreude --games 100000000 --summary-only --seed 1 \\
+          --out results/long --workers 2       # Ctrl-C, then the same again resumes
     """
-    from simcore.runner import simulate as run_simulation, write_records, write_run
+    from simcore.runner import simulate as run_simulation, write_records
     from simcore.stats import format_summary
 
     g = get_game(game)
     rules = g.build_rules(preset, rules_file, assignments, players)
-    result = run_simulation(game, rules, policy.split(","), games, seed, threads, chunk_size,
-                            summary_only, Progress(f"{game}"))
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    write_run(result, out_dir)
+    result = run_simulation(game, rules, policy.split(","), games, seed, threads, chunk_size,
+                            summary_only, Progress(f"{game}"), out=out_dir, resume=resume,
+                            scheduler=scheduler, workers=workers)
     if records:
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
     click.echo(format_summary(result.summary, fmt), nl=False)
-    rate = result.games / result.wall_time if result.wall_time > 0 else float("inf")
+    played = result.games if result.played is None else result.played
+    rate = played / result.wall_time if result.wall_time > 0 else float("inf")
+    resumed = result.execution.get("chunks_resumed", 0)
+    where = (f"{result.threads} threads" if result.execution.get("executor") != "dask"
+             else f"Dask: {result.execution.get('scheduler')}")
     click.echo(f"{result.games:,} games in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
-               f"{result.threads} threads, seed {result.seed}); wrote {out_dir}/"
-               + (f" and {records}" if records else ""), err=True)
+               f"{where}, seed {result.seed}); wrote {out_dir}/"
+               + (f" and {records}" if records else "")
+               + (f"; {resumed} of {result.execution['chunks']} chunks were already done"
+                  if resumed else ""), err=True)
 
 
 @cli.command()

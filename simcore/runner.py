@@ -45,6 +45,10 @@ class RunResult:
     aggregates: dict
     summary: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    #: games played by this call (less than ``games`` when a run folder was resumed)
+    played: int | None = None
+    #: how the chunks ran and, for a checkpointed run, its plan and chunk counts
+    execution: dict = field(default_factory=dict)
 
     def run_info(self) -> dict:
         """The ``run.json`` contents."""
@@ -62,6 +66,12 @@ class RunResult:
             "wall_time_s": round(self.wall_time, 6),
             "games_per_s": round(self.games / self.wall_time, 1) if self.wall_time > 0 else None,
         }
+        if self.played is not None:
+            info["games_played"] = self.played
+            info["games_per_s"] = (round(self.played / self.wall_time, 1)
+                                   if self.wall_time > 0 else None)
+        if self.execution:
+            info.update(self.execution)
         if "rounds" in agg and self.games:
             info["mean_rounds_per_game"] = float(agg["rounds"]) / self.games
         if "deals" in agg and self.games:
@@ -83,7 +93,9 @@ def resolve_threads(threads: int | None) -> int:
 def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int = 10_000,
              seed: int | None = None, threads: int | None = None,
              chunk_size: int | None = None, summary_only: bool = False,
-             progress: Callable[[int, int], None] | None = None) -> RunResult:
+             progress: Callable[[int, int], None] | None = None, *, out=None,
+             resume: bool = True, scheduler: str | None = None, workers: int | None = None,
+             client=None) -> RunResult:
     """Play ``games`` games of ``game`` and summarize them.
 
     rules: a RuleSet (default: the game's default preset); policies: a list of
@@ -91,6 +103,16 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     run's seed (drawn and recorded if None); threads: numba threads (default
     all); chunk_size: games per kernel call; summary_only: keep only running
     aggregates; progress: called with (games done, games) after each chunk.
+
+    Long runs and clusters (see ``simcore.checkpoint`` and ``simcore.cluster``):
+    out: a run folder written chunk by chunk as chunks finish; a folder holding
+    an unfinished run of the same plan is resumed (only missing chunks are
+    played; a seed or chunk size left None is taken from it), a different
+    plan there is refused, ``resume=False`` starts it over.  scheduler: the
+    address of a Dask scheduler to play the chunks on; workers: start a local
+    Dask cluster of that many processes; client: an existing
+    ``distributed.Client``.  Results are identical whichever way a run is
+    played, interrupted or resumed.
 
     Example::
 
@@ -104,6 +126,13 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
         rules = g.build_rules()
     if games < 1:
         raise TricksimError(f"--games {games} is not allowed; allowed: a positive integer")
+    if out is not None and resume and (seed is None or chunk_size is None):
+        from .checkpoint import ChunkStore
+        recorded = ChunkStore.recorded_plan(out) or {}
+        if seed is None and isinstance(recorded.get("seed"), int):
+            seed = recorded["seed"]             # the same command without --seed resumes
+        if chunk_size is None and isinstance(recorded.get("chunk_size"), int):
+            chunk_size = recorded["chunk_size"]
     if seed is None:
         seed = seed_from_entropy()
     if not 0 <= seed <= MAX_SEED:
@@ -113,6 +142,15 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
     if chunk < 1:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
+    if out is not None or scheduler is not None or workers is not None or client is not None:
+        from .checkpoint import RunPlan
+        from .cluster import make_executor
+        plan = RunPlan(game, rules, tuple(names), seed, games, chunk, bool(summary_only))
+        executor = make_executor(threads, scheduler, workers, client)
+        try:
+            return _run_chunked(plan, executor, threads, out, resume, progress)
+        finally:
+            executor.close()
     previous = numba.get_num_threads()
     g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     numba.set_num_threads(threads)
@@ -137,6 +175,67 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     summary["fairness"] = fairness_frame(summary)
     return RunResult(game, rules, names, seed, games, threads, chunk, wall, agg, summary,
                      tables)
+
+
+def _run_chunked(plan, executor, threads: int, out, resume: bool,
+                 progress: Callable[[int, int], None] | None) -> RunResult:
+    """Play a plan's chunks on an executor, checkpointed into ``out`` if given.
+
+    The summary is the sum of the chunks' aggregates in index order and the
+    tables the chunks' frames in index order, as in the plain loop of
+    ``simulate``, so the results are the same bit for bit.
+    """
+    from .checkpoint import ChunkStore
+    g = get_game(plan.game)
+    store = ChunkStore.open(out, plan, resume) if out is not None else None
+    if store is not None:
+        store.execution = dict(executor.description)
+    aggs: dict[int, dict] = {}
+    frames: dict[int, dict] = {}
+    todo = store.missing() if store is not None else list(range(plan.chunks))
+    done_games = sum(plan.chunk_range(k)[1] for k in range(plan.chunks) if k not in set(todo))
+    played = 0
+    t0 = time.perf_counter()
+    if progress and done_games:
+        progress(done_games, plan.games)
+    for k, agg, fr in executor.run(plan, todo):
+        if store is not None:
+            store.save(k, agg, fr)
+        elif fr is not None:
+            frames[k] = fr
+        aggs[k] = agg
+        count = plan.chunk_range(k)[1]
+        played += count
+        done_games += count
+        if progress:
+            progress(done_games, plan.games)
+    total = None
+    for k in range(plan.chunks):
+        part = aggs[k] if k in aggs else store.load_aggregates(k)
+        total = add_sums(total, part)
+    tables: dict[str, pd.DataFrame] = {}
+    if not plan.summary_only:
+        kept: dict[str, list] = {}
+        for k in range(plan.chunks):
+            part = frames[k] if store is None else store.load_frames(k)
+            for name, frame in part.items():
+                kept.setdefault(name, []).append(frame)
+        tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
+    wall = time.perf_counter() - t0
+    summary = g.summarize(total, plan.rules, list(plan.policies))
+    summary["fairness"] = fairness_frame(summary)
+    execution = dict(executor.description)
+    execution["chunks"] = plan.chunks
+    if store is not None:
+        execution.update(status="complete", plan=plan.key(), chunks_done=[[0, plan.chunks - 1]],
+                         chunks_resumed=plan.chunks - len(todo))
+    result = RunResult(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
+                       threads, plan.chunk_size, wall, total, summary, tables, played,
+                       execution)
+    if store is not None:
+        write_run(result, out)
+        store.finish()          # the run's own files now hold every chunk
+    return result
 
 
 def write_run(result: RunResult, out: Path) -> list[Path]:
