@@ -39,6 +39,15 @@ def require(cond, message, deal=None, action=None):
         fail(message, deal, action)
 
 
+def parse_cards(value, parse_card, what, deal=None, action=None) -> list[int]:
+    """Card ids of a record's list of card names, or a ReplayError naming ``what``."""
+    require(isinstance(value, list), f"{what} must be a list of cards", deal, action)
+    try:
+        return [parse_card(c) for c in value]
+    except TricksimError as exc:
+        fail(f"{what}: {exc}", deal, action)
+
+
 def check_common(record, seats_expected=None):
     """Checks every game's record needs: its top-level keys and their types."""
     require(isinstance(record, dict), "a record must be a JSON object")

@@ -9,6 +9,7 @@ among the cards that follow a trick.
 import numpy as np
 
 from ...errors import TricksimError
+from ...cards import mask_cards, mask_of  # noqa: F401  (re-exported)
 
 ALL_VALUES = (-3, -2, -1, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 SUITS = "CSHD"
@@ -55,17 +56,3 @@ def parse_card(name) -> int:
         return _BY_NAME[name]
     raise TricksimError(f"'{name}' is not a Schadenfreude card (value -3..9 then C/S/H/D, "
                         "or 0W / 10W)")
-
-
-def mask_cards(mask: int) -> list[int]:
-    """Card ids of a mask, lowest first."""
-    mask = int(mask)
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-def mask_of(cards) -> int:
-    """Mask of an iterable of card ids."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m

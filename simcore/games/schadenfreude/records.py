@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import TricksimError
-from ...records import check_common, fail, require
+from ...records import check_common, fail, require, parse_cards
 from .cards import CARD_RANK, N_CARDS, WILD0, card_name, deck_mask, mask_cards, mask_of, \
     parse_card
 from .kernels import collect_card, game_winner, legal_mask, lead_mask_of, pile_points, \
@@ -152,11 +151,7 @@ def build_record(rules, policies, policy_ids, seed, index) -> dict:
 
 
 def _cards(value, what, deal, action=None):
-    require(isinstance(value, list), f"{what} must be a list of cards", deal, action)
-    try:
-        return [parse_card(c) for c in value]
-    except TricksimError as exc:
-        fail(f"{what}: {exc}", deal, action)
+    return parse_cards(value, parse_card, what, deal, action)
 
 
 def _allowed_leaders(r, cum, prev_leader, rules, n):

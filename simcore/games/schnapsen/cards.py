@@ -7,6 +7,7 @@ a lower one.  A hand is a uint64 with bit ``id`` set per card (20 cards).
 import numpy as np
 
 from ...errors import TricksimError
+from ...cards import mask_cards, mask_of  # noqa: F401  (re-exported)
 
 SUITS = "CSHD"
 RANKS = "JQKTA"
@@ -40,20 +41,6 @@ def parse_suit(name) -> int:
     if isinstance(name, str) and len(name) == 1 and name in SUITS:
         return SUITS.index(name)
     raise TricksimError(f"'{name}' is not a suit (one of C S H D)")
-
-
-def mask_cards(mask: int) -> list[int]:
-    """Card ids of a mask, lowest first."""
-    mask = int(mask)
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-def mask_of(cards) -> int:
-    """Mask of an iterable of card ids."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def names(mask) -> list[str]:

@@ -11,6 +11,7 @@ nor is a trump cannot win.
 import numpy as np
 
 from ...errors import TricksimError
+from ...cards import mask_cards, mask_of  # noqa: F401  (re-exported)
 
 SUITS = "CSHD"
 RANKS = "ATKQJ987"
@@ -88,20 +89,6 @@ def parse_card(name) -> int:
         return _BY_NAME[name]
     raise TricksimError(f"'{name}' is not a Wendish Schafkopf card (rank A T K Q J 9 8 7 "
                         "then suit C S H D, e.g. QC or 7D)")
-
-
-def mask_cards(mask: int) -> list[int]:
-    """Card ids of a mask, lowest first."""
-    mask = int(mask)
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-def mask_of(cards) -> int:
-    """Mask of an iterable of card ids."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def trump_order(trump: int) -> list[int]:

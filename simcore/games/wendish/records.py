@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import TricksimError
-from ...records import check_common, fail, require
+from ...records import check_common, fail, require, parse_cards
 from .cards import (BLACK_QUEENS, CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, SUITS, TRUMP_MASK,
                     V_OFFICERS, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT, VARIANTS, card_name,
                     mask_cards, mask_of, parse_card)
@@ -358,11 +358,7 @@ def build_record(rules, policies, policy_ids, seed, index) -> dict:
 
 
 def _cards(value, what, deal, action=None):
-    require(isinstance(value, list), f"{what} must be a list of cards", deal, action)
-    try:
-        return [parse_card(c) for c in value]
-    except TricksimError as exc:
-        fail(f"{what}: {exc}", deal, action)
+    return parse_cards(value, parse_card, what, deal, action)
 
 
 def _same_end(got, want):
