@@ -324,6 +324,52 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
                f"seed {result.run_a.seed}; wrote {out_dir}/compare.csv", err=True)
 
 
+@cli.command()
+@click.argument("plan", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Batch folder (default results/batch-<plan name>/); one subfolder per run.")
+@click.option("--threads", type=int, default=None,
+              help="Numba threads when no cluster is used (default: all cores).")
+@cluster_options
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="How the gathered table is printed.")
+@user_errors
+def batch(plan, out, threads, scheduler, workers, resume, fmt):
+    """Play the runs of a PLAN.toml one after another and gather their summaries.
+
+    Each [[run]] is a simulate or sweep with its options; runs go to
+    OUT/<name>/, the gathered summaries to OUT/batch.parquet and OUT/batch.csv.
+    Started again with the same plan, a batch skips finished runs and resumes
+    an interrupted one.  See docs/cluster.md for the plan format.
+
+    \b
+    Example:
+      tricksim batch plan.toml --out results/nightly --workers 2
+    """
+    from simcore.batch import load_plan, run_batch
+
+    parsed = load_plan(plan)
+    out_dir = Path(out) if out else Path("results") / f"batch-{Path(plan).stem}"
+
+    def step(name, done, total, _bars={}):
+        bar = _bars.setdefault(name, Progress(name))
+        bar(done, total)
+
+    result = run_batch(parsed, out_dir, scheduler, workers, threads, resume, step)
+    table = result.table
+    if fmt == "table":
+        for name, folder in result.folders.items():
+            mark = "skipped (already complete)" if name in result.skipped else "played"
+            click.echo(f"{name}: {mark}; {folder}/")
+    elif fmt == "csv":
+        click.echo(table.to_csv(index=False), nl=False)
+    else:
+        click.echo(table.to_json(orient="records", indent=2))
+    click.echo(f"{len(result.folders)} runs ({len(result.played)} played, "
+               f"{len(result.skipped)} already complete); wrote {out_dir}/batch.parquet and "
+               f"{out_dir}/batch.csv", err=True)
+
+
 def main():
     """Console-script entry point."""
     cli(prog_name="tricksim")

@@ -1,0 +1,329 @@
+"""Batch plans: a TOML list of runs, played one after another, resumable, gathered.
+
+A plan::
+
+    # optional: where the chunks run (the command line's --scheduler/--workers win)
+    [cluster]
+    workers = 2                      # or: scheduler = "tcp://10.0.0.5:8786"
+
+    [defaults]                       # optional: options every run starts from
+    games = 100000
+    seed = 1
+
+    [[run]]
+    name = "four-heuristic"          # folder name (default run-1, run-2, ...)
+    game = "schadenfreude"           # command = "simulate" is the default
+    players = 4
+    policy = "heuristic,random,random,random"   # or a list of names
+
+    [[run]]
+    name = "limits"
+    command = "sweep"
+    game = "schadenfreude"
+    vary = ["limit=30,40,50"]
+
+Options of a run are those of the command (``players``, ``preset``, ``rules``
+(a TOML file, relative to the plan), ``set`` (list of NAME=VALUE), ``policy``,
+``games``, ``seed``, ``chunk_size``, ``summary_only``; sweeps also ``vary``).
+
+Each run gets ``OUT/<name>/``; a simulate run is checkpointed chunk by chunk
+there, so an interrupted batch, started again with the same plan, skips the
+finished runs (``batch.json`` lists them with their settings), resumes the
+unfinished one where it stopped and plays the rest.  A run's seed, when the
+plan gives none, is drawn once and kept in ``batch.json`` so that a resumed
+batch plays the same games.  The runs' summaries are gathered into one tidy
+table, ``batch.parquet`` and ``batch.csv``: one row per summary row (a
+simulate run's ``summary.csv``, a sweep's ``sweep.csv``), led by ``run``,
+``command``, ``game`` and ``seed``.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from .bits import seed_from_entropy
+from .errors import TricksimError
+from .games import game_names, get_game
+from .stats import summary_csv_frame, write_csv, write_json, write_parquet
+
+COMMANDS = ("simulate", "sweep")
+RUN_KEYS = {
+    "simulate": {"name", "command", "game", "players", "preset", "rules", "set", "policy",
+                 "games", "seed", "chunk_size", "summary_only"},
+    "sweep": {"name", "command", "game", "players", "preset", "rules", "set", "policy",
+              "games", "seed", "chunk_size", "vary"},
+}
+CLUSTER_KEYS = {"scheduler", "workers"}
+STATE = "batch.json"
+
+
+@dataclass
+class BatchRun:
+    """One run of a plan, its options checked."""
+
+    name: str
+    command: str
+    game: str
+    options: dict
+
+    def spec(self) -> dict:
+        """The run's settings as compared when a batch is resumed."""
+        return {"command": self.command, "game": self.game, **self.options}
+
+
+@dataclass
+class BatchPlan:
+    """A parsed plan: its runs and cluster settings."""
+
+    path: Path
+    runs: list[BatchRun]
+    cluster: dict = field(default_factory=dict)
+
+
+def _fail(path, msg):
+    raise TricksimError(f"batch plan '{path}': {msg}")
+
+
+def load_plan(path) -> BatchPlan:
+    """Read and check a plan; a TricksimError names the first problem in one line."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise TricksimError(f"batch plan '{path}' does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TricksimError(f"batch plan '{path}' is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise TricksimError(f"batch plan '{path}' cannot be read: {exc}") from None
+    unknown = set(data) - {"run", "defaults", "cluster"}
+    if unknown:
+        _fail(path, f"unknown table(s) {', '.join(sorted(unknown))}; allowed: run, defaults, "
+                    "cluster")
+    cluster = data.get("cluster", {})
+    if not isinstance(cluster, dict) or set(cluster) - CLUSTER_KEYS:
+        _fail(path, "[cluster] takes scheduler = \"ADDRESS\" or workers = N")
+    if "scheduler" in cluster and not isinstance(cluster["scheduler"], str):
+        _fail(path, "[cluster] scheduler must be a string like \"tcp://host:8786\"")
+    if "workers" in cluster and (not isinstance(cluster["workers"], int)
+                                 or isinstance(cluster["workers"], bool)
+                                 or cluster["workers"] < 1):
+        _fail(path, "[cluster] workers must be a positive integer")
+    defaults = data.get("defaults", {})
+    if not isinstance(defaults, dict):
+        _fail(path, "[defaults] must be a table of run options")
+    runs_raw = data.get("run")
+    if not isinstance(runs_raw, list) or not runs_raw:
+        _fail(path, "no runs: add one or more [[run]] tables")
+    runs, names = [], set()
+    for i, raw in enumerate(runs_raw, 1):
+        if not isinstance(raw, dict):
+            _fail(path, f"run {i} is not a table")
+        merged = {**defaults, **raw}
+        runs.append(_check_run(path, i, merged, names))
+    return BatchPlan(path, runs, dict(cluster))
+
+
+def _check_run(path, i, raw: dict, names: set) -> BatchRun:
+    command = raw.get("command", "simulate")
+    if command not in COMMANDS:
+        _fail(path, f"run {i}: unknown command '{command}'; allowed: {', '.join(COMMANDS)}")
+    name = str(raw.get("name", f"run-{i}"))
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        _fail(path, f"run {i}: name '{name}' must be a plain folder name")
+    if name in names:
+        _fail(path, f"run {i}: name '{name}' is used twice")
+    names.add(name)
+    unknown = set(raw) - RUN_KEYS[command]
+    if unknown:
+        _fail(path, f"run '{name}': unknown option(s) {', '.join(sorted(unknown))} for "
+                    f"{command}; allowed: {', '.join(sorted(RUN_KEYS[command] - {'command'}))}")
+    game = raw.get("game")
+    if game not in game_names():
+        _fail(path, f"run '{name}': game must be one of {', '.join(game_names())}, "
+                    f"got {game!r}")
+    opts = {k: v for k, v in raw.items() if k not in ("name", "command", "game")}
+    for key in ("players", "games", "seed", "chunk_size"):
+        if key in opts and (not isinstance(opts[key], int) or isinstance(opts[key], bool)):
+            _fail(path, f"run '{name}': {key} must be an integer")
+    if "summary_only" in opts and not isinstance(opts["summary_only"], bool):
+        _fail(path, f"run '{name}': summary_only must be true or false")
+    for key in ("set", "vary"):
+        if key in opts:
+            v = opts[key]
+            if isinstance(v, str):
+                opts[key] = v = [v]
+            if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
+                _fail(path, f"run '{name}': {key} must be a list of \"NAME=VALUE\" strings")
+    if "policy" in opts:
+        v = opts["policy"]
+        if isinstance(v, list) and all(isinstance(s, str) for s in v):
+            opts["policy"] = ",".join(v)
+        elif not isinstance(v, str):
+            _fail(path, f"run '{name}': policy must be a name or a list of names")
+    for key in ("preset", "rules"):
+        if key in opts and not isinstance(opts[key], str):
+            _fail(path, f"run '{name}': {key} must be a string")
+    if "rules" in opts:
+        opts["rules"] = str((Path(path).parent / opts["rules"]).resolve())
+    if command == "sweep" and not opts.get("vary"):
+        _fail(path, f"run '{name}': a sweep needs vary = [\"NAME=V1,V2,...\"]")
+    # build the rules now, so a bad option fails before any run starts
+    g = get_game(game)
+    try:
+        if command == "simulate":
+            rules = g.build_rules(opts.get("preset"), opts.get("rules"), opts.get("set", ()),
+                                  opts.get("players"))
+            g.policy_ids(opts.get("policy", "random").split(","), rules)
+        else:
+            from .sweep import parse_vary
+            parse_vary(game, opts["vary"])
+    except TricksimError as exc:
+        _fail(path, f"run '{name}': {exc}")
+    return BatchRun(name, command, game, opts)
+
+
+@dataclass
+class BatchResult:
+    """The gathered table and each run's folder and status."""
+
+    table: pd.DataFrame
+    folders: dict[str, Path]
+    played: list[str]
+    skipped: list[str]
+
+
+def run_batch(plan: BatchPlan, out, scheduler: str | None = None, workers: int | None = None,
+              threads: int | None = None, resume: bool = True,
+              progress: Callable[[str, int, int], None] | None = None,
+              client=None) -> BatchResult:
+    """Play the plan's runs one after another into ``out``; gather their summaries.
+
+    The chunks of every run go to one executor: the Dask cluster at
+    ``scheduler``, a local cluster of ``workers`` processes started once for
+    the batch, an existing ``client``, or numba threads in this process.
+    """
+    from .cluster import DaskExecutor
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if scheduler is None and workers is None and client is None:
+        scheduler, workers = plan.cluster.get("scheduler"), plan.cluster.get("workers")
+    if scheduler is not None and workers is not None:
+        raise TricksimError("give --scheduler or --workers, not both")
+    state_path = out / STATE
+    state = _read_state(state_path) if resume else {}
+    runs_state = state.setdefault("runs", {})
+    state["plan"] = str(plan.path)
+    own = None
+    if client is None and (scheduler is not None or workers is not None):
+        own = DaskExecutor(scheduler=scheduler, workers=workers)
+        client = own.client
+    played, skipped, folders, parts = [], [], {}, []
+    try:
+        for run in plan.runs:
+            folder = out / run.name
+            folders[run.name] = folder
+            entry = runs_state.get(run.name)
+            spec = run.spec()
+            if entry is None or entry.get("spec") != spec:
+                seed = spec.get("seed")
+                entry = {"spec": spec, "seed": seed if seed is not None else seed_from_entropy(),
+                         "status": "running"}
+                runs_state[run.name] = entry
+                write_json(state, state_path)
+            if entry.get("status") == "complete" and _outputs_present(run, folder):
+                skipped.append(run.name)
+            else:
+                step = (lambda d, t, name=run.name: progress(name, d, t)) if progress else None
+                _play(run, folder, entry["seed"], threads, client, step)
+                entry["status"] = "complete"
+                write_json(state, state_path)
+                played.append(run.name)
+            parts.append(_gathered(run, folder, entry["seed"]))
+    finally:
+        if own is not None:
+            own.close()
+    table = pd.concat(parts, ignore_index=True, sort=False)
+    write_parquet(_parquet_safe(table), out / "batch.parquet")
+    write_csv(table, out / "batch.csv")
+    return BatchResult(table, folders, played, skipped)
+
+
+def _read_state(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and isinstance(data.get("runs", {}), dict) else {}
+
+
+def _outputs_present(run: BatchRun, folder: Path) -> bool:
+    name = "summary.csv" if run.command == "simulate" else "sweep.csv"
+    return (folder / name).exists()
+
+
+def _play(run: BatchRun, folder: Path, seed: int, threads, client, progress) -> None:
+    o = run.options
+    policies = o.get("policy", "random").split(",")
+    g = get_game(run.game)
+    if run.command == "simulate":
+        from .runner import simulate
+        rules = g.build_rules(o.get("preset"), o.get("rules"), o.get("set", ()),
+                              o.get("players"))
+        simulate(run.game, rules, policies, o.get("games", 10_000), seed, threads,
+                 o.get("chunk_size"), o.get("summary_only", False), progress, out=folder,
+                 client=client)
+    else:
+        from .sweep import parse_vary, sweep, write_sweep
+        kwargs = _sweep_cluster_kwargs(client, folder)
+        result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
+                       o.get("rules"), o.get("set", ()), o.get("players"), policies,
+                       o.get("games", 10_000), seed, threads, o.get("chunk_size"), progress,
+                       **kwargs)
+        write_sweep(result, folder)
+
+
+def _sweep_cluster_kwargs(client, folder: Path) -> dict:
+    """The cluster and checkpoint arguments ``sweep`` accepts (if it accepts them)."""
+    import inspect
+
+    from .sweep import sweep
+    params = inspect.signature(sweep).parameters
+    kwargs = {}
+    if "client" in params and client is not None:
+        kwargs["client"] = client
+    if "out" in params:
+        kwargs["out"] = folder
+    return kwargs
+
+
+def _gathered(run: BatchRun, folder: Path, seed: int) -> pd.DataFrame:
+    """A run's summary rows, led by the run's identity."""
+    if run.command == "simulate":
+        frame = pd.read_csv(folder / "summary.csv")
+    else:
+        frame = pd.read_csv(folder / "sweep.csv")
+        frame.insert(0, "section", "sweep")
+    lead = {"run": run.name, "command": run.command, "game": run.game, "seed": seed}
+    frame = frame.rename(columns={k: f"{k}_" for k in lead if k in frame.columns})
+    for i, (k, v) in enumerate(lead.items()):
+        frame.insert(i, k, v)
+    return frame
+
+
+def _parquet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Object columns holding mixed types (numbers and text) become text for parquet."""
+    frame = frame.copy()
+    for col in frame.columns:
+        if frame[col].dtype == object:
+            kinds = {type(v) for v in frame[col].dropna()}
+            if len(kinds) > 1:
+                frame[col] = frame[col].map(lambda v: v if pd.isna(v) else str(v))
+    return frame
