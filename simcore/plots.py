@@ -57,16 +57,17 @@ def plot_seat_measure(result, path) -> Path:
 
 def plot_game_metrics(result, path) -> Path:
     """One panel per game-level figure (with its interval where it has one), across variants."""
-    frame = result.runs[0].summary["game"]
-    metrics = [m for m in frame["metric"] if m not in ("games", "matches", "deals")]
-    ncol = min(3, max(1, len(metrics)))
+    from .games import get_game
+    game = get_game(result.game)
+    frames = [game.game_metrics(r.summary) for r in result.runs]
+    metrics = [m for m in frames[0]["metric"] if m not in ("games", "matches", "deals")]
+    ncol = min(4, max(1, len(metrics)))
     nrow = int(np.ceil(len(metrics) / ncol)) or 1
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.0 * nrow), squeeze=False)
     x = np.arange(len(result.runs))
     for ax, metric in zip(axes.flat, metrics):
         vals, lows, highs = [], [], []
-        for r in result.runs:
-            g = r.summary["game"]
+        for g in frames:
             row = g[g["metric"] == metric].iloc[0]
             vals.append(row["value"])
             lows.append(row["low"] if np.isfinite(row["low"]) else row["value"])

@@ -114,12 +114,12 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
         runs.append(simulate(game, rules, policies, games, seed, threads, chunk_size,
                              summary_only=True, progress=step))
     labels = [variant_label(a, book) for a, _ in built]
-    table = _sweep_table(names, [a for a, _ in built], runs, labels, book)
+    table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
     return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
                        labels=labels)
 
 
-def _sweep_table(names, variants, runs, labels, book) -> pd.DataFrame:
+def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     parts = []
     for v, (assign, run, label) in enumerate(zip(variants, runs, labels)):
         seats = run.summary["seats"].copy()
@@ -128,11 +128,10 @@ def _sweep_table(names, variants, runs, labels, book) -> pd.DataFrame:
             front[k] = book.option(k).to_text(assign[k])
         for i, (k, val) in enumerate(front.items()):
             seats.insert(i, k, val)
-        for section in ("game", "fairness"):
-            frame = run.summary.get(section)
+        for prefix, frame in (("game_", game.game_metrics(run.summary)),
+                              ("fair_", run.summary.get("fairness"))):
             if frame is None:
                 continue
-            prefix = "game_" if section == "game" else "fair_"
             for metric, value in zip(frame["metric"], frame["value"]):
                 seats[prefix + metric] = value
         parts.append(seats)
@@ -196,8 +195,9 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
     lines += ["", "## Per seat", "", markdown_table(result.table[cols]), "",
               f"![per-seat measure by variant]({seat_png.name})", "", "## Game level", ""]
     game_rows = []
+    game = get_game(result.game)
     for label, run in zip(result.labels, result.runs):
-        frame = run.summary["game"].copy()
+        frame = game.game_metrics(run.summary).copy()
         frame.insert(0, "variant", label)
         game_rows.append(frame)
     lines += [markdown_table(pd.concat(game_rows, ignore_index=True)), "",

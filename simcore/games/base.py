@@ -79,6 +79,16 @@ class Game:
         ``game`` (columns metric, value, low, high)."""
         raise NotImplementedError
 
+    def game_metrics(self, summary: dict):
+        """Game-level figures of a summary as one metric frame (metric, value, low,
+        high): the ``game`` section and any other metric-style section; sweeps
+        tabulate and plot these per variant."""
+        import pandas as pd
+        parts = [frame for name, frame in summary.items()
+                 if name not in ("seats", "fairness")
+                 and list(frame.columns[:4]) == ["metric", "value", "low", "high"]]
+        return pd.concat(parts, ignore_index=True)
+
     def frames(self, chunk: dict, rules: RuleSet, policies: list[str]) -> dict:
         """Chunk tables as pandas frames (``games`` and any extra table)."""
         raise NotImplementedError

@@ -134,6 +134,16 @@ class Wendish(Game):
                          "card_points_low": cplo, "card_points_high": cphi})
         return {"seats": seats, "game": game, "contracts": pd.DataFrame(crow)}
 
+    def game_metrics(self, summary):
+        """The game section plus, per contract, its share of deals and the
+        declaring side's win rate (with their intervals)."""
+        rows = [tuple(r) for r in summary["game"].itertuples(index=False)]
+        for c in summary["contracts"].itertuples(index=False):
+            rows.append((f"{c.contract}_share", c.share, c.share_low, c.share_high))
+            rows.append((f"{c.contract}_declarer_win_rate", c.declarer_win_rate, c.win_low,
+                         c.win_high))
+        return metric_frame(rows)
+
     def frames(self, chunk, rules, policies):
         n = self.seats(rules)
         g = chunk["games"]
