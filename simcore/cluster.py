@@ -197,7 +197,7 @@ def start_local_cluster(workers: int, **kwargs):
     if os.environ.get("NUMBA_CACHE_DIR"):
         env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
     options = dict(n_workers=workers, threads_per_worker=1, processes=True,
-                   dashboard_address=None, env=env, silence_logs=50)
+                   dashboard_address=":0", env=env, silence_logs=50)
     options.update(kwargs)
     return distributed.LocalCluster(**options)
 

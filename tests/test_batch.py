@@ -1,0 +1,129 @@
+"""Batch plans: a TOML list of runs, played in turn, resumable, summaries gathered."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from simcore import simulate
+from simcore.batch import load_plan, run_batch
+from simcore.errors import TricksimError
+
+PLAN = """
+[defaults]
+games = 1200
+seed = 4
+chunk_size = 300
+
+[[run]]
+name = "four"
+game = "schadenfreude"
+players = 4
+policy = ["heuristic", "random", "random", "random"]
+
+[[run]]
+name = "three"
+game = "schadenfreude"
+players = 3
+summary_only = true
+set = ["limit=30"]
+
+[[run]]
+name = "limits"
+command = "sweep"
+game = "schadenfreude"
+games = 600
+vary = ["limit=30,40"]
+"""
+
+
+@pytest.fixture
+def plan_file(tmp_path):
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN)
+    return path
+
+
+def test_a_plan_of_three_runs_gathers_three_summaries(invoke, plan_file, tmp_path):
+    res = invoke("batch", "plan.toml", "--out", "b")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == ["four: played; b/four/", "three: played; b/three/",
+                                       "limits: played; b/limits/"]
+    table = pd.read_parquet(tmp_path / "b" / "batch.parquet")
+    assert list(table["run"].unique()) == ["four", "three", "limits"]
+    assert list(table.columns[:4]) == ["run", "command", "game", "seed"]
+    assert pd.read_csv(tmp_path / "b" / "batch.csv")["run"].nunique() == 3
+    # each run's rows are its own summary, unchanged
+    four = simulate("schadenfreude", None, ["heuristic", "random", "random", "random"], 1200,
+                    seed=4)
+    seats = table[(table["run"] == "four") & (table["section"] == "seats")]
+    assert list(seats["win_rate"]) == list(four.summary["seats"]["win_rate"])
+    sweep_rows = table[table["run"] == "limits"]
+    assert set(sweep_rows["section"]) == {"sweep"} and len(sweep_rows) == 2 * 4
+    assert (tmp_path / "b" / "four" / "games.parquet").exists()
+    assert not (tmp_path / "b" / "three" / "games.parquet").exists()
+
+    again = invoke("batch", "plan.toml", "--out", "b")
+    assert again.exit_code == 0, again.output
+    assert "(0 played, 3 already complete)" in again.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "b" / "batch.parquet"), table)
+
+
+def test_an_interrupted_batch_resumes_the_unfinished_run(plan_file, tmp_path):
+    plan = load_plan(plan_file)
+    calls = []
+
+    def progress(name, done, total):
+        calls.append(name)
+        if name == "three" and done >= 600:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(plan, tmp_path / "b", progress=progress)
+    state = json.loads((tmp_path / "b" / "batch.json").read_text())
+    assert state["runs"]["four"]["status"] == "complete"
+    assert state["runs"]["three"]["status"] == "running"
+    assert len(list((tmp_path / "b" / "three" / "chunks").glob("*.agg.json"))) == 2
+
+    result = run_batch(plan, tmp_path / "b")
+    assert result.skipped == ["four"] and result.played == ["three", "limits"]
+    whole = run_batch(plan, tmp_path / "fresh")
+    pd.testing.assert_frame_equal(result.table, whole.table)
+
+
+def test_a_run_without_a_seed_keeps_its_drawn_seed_when_resumed(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[[run]]\ngame = "schadenfreude"\ngames = 200\n')
+    first = run_batch(load_plan(path), tmp_path / "b")
+    second = run_batch(load_plan(path), tmp_path / "b")
+    assert second.skipped == ["run-1"]
+    assert first.table["seed"].iloc[0] == second.table["seed"].iloc[0]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[run]\n", "is not valid TOML"),
+    ("", "no runs"),
+    ('[[run]]\ngame = "chess"\n', "game must be one of"),
+    ('[[run]]\ngame = "schadenfreude"\ngamez = 3\n', "unknown option(s) gamez"),
+    ('[[run]]\ngame = "schadenfreude"\ncommand = "replay"\n', "unknown command 'replay'"),
+    ('[[run]]\ngame = "schadenfreude"\nset = ["limit=abc"]\n', "run 'run-1': "),
+    ('[[run]]\ngame = "schadenfreude"\ngames = "many"\n', "games must be an integer"),
+    ('[[run]]\nname = "a"\ngame = "schadenfreude"\n[[run]]\nname = "a"\ngame = "wendish"\n',
+     "name 'a' is used twice"),
+    ('[[run]]\ncommand = "sweep"\ngame = "schadenfreude"\n', "a sweep needs vary"),
+    ('[cluster]\nworkers = 0\n[[run]]\ngame = "schadenfreude"\n', "workers must be a positive"),
+])
+def test_a_bad_plan_is_one_clear_error(invoke, tmp_path, text, message):
+    (tmp_path / "bad.toml").write_text(text)
+    with pytest.raises(TricksimError, match=None) as err:
+        load_plan(tmp_path / "bad.toml")
+    assert message in str(err.value) and "\n" not in str(err.value).strip()
+    res = invoke("batch", "bad.toml")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and message in res.stderr
+
+
+def test_a_missing_plan_is_one_clear_error(invoke):
+    res = invoke("batch", "nowhere.toml")
+    assert res.exit_code == 1 and "batch plan 'nowhere.toml' does not exist" in res.stderr
