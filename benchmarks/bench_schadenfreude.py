@@ -6,6 +6,7 @@ medians of R runs of the batch kernel (compile time excluded).
 """
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import numba
@@ -28,7 +29,11 @@ def measure(players, policies, games, threads, repeats):
 
     med, times = median_time(run, repeats)
     rounds = int(out["chunk"]["games"]["rounds"].sum())
-    return {"players": players, "policies": ",".join(policies), "threads": threads,
+    cpu = {}
+    if threads == 1:
+        cpu_med, _ = median_time(run, repeats, time.process_time)
+        cpu = {"cpu_median_s": cpu_med, "rounds_per_cpu_s": rounds / cpu_med}
+    return {**cpu, "players": players, "policies": ",".join(policies), "threads": threads,
             "games": games, "rounds": rounds, "median_s": med,
             "games_per_s": games / med, "rounds_per_s": rounds / med,
             "rounds_per_s_per_thread": rounds / med / threads,
@@ -52,7 +57,9 @@ def main():
                 rows.append(r)
                 print(f"{players}p {r['policies']:<36} {threads}t  "
                       f"{r['games_per_s']:>12,.0f} games/s  {r['rounds_per_s']:>12,.0f} rounds/s"
-                      f"  ({r['rounds_per_s_per_thread']:,.0f} rounds/s per thread)")
+                      f"  ({r['rounds_per_s_per_thread']:,.0f} rounds/s per thread"
+                      + (f"; {r['rounds_per_cpu_s']:,.0f} per CPU-second)" if threads == 1
+                         else ")"))
     path = write("schadenfreude", {"runs": rows, "repeats": args.repeats,
                                    "note": "medians; compile excluded; ratios between rows "
                                            "of one run are comparable, absolute figures "

@@ -11,14 +11,18 @@ import numba
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "benchmarks"
 
 
-def median_time(fn, repeats):
-    """Median wall time of ``fn()`` over ``repeats`` runs (after one warm-up call)."""
+def median_time(fn, repeats, clock=time.perf_counter):
+    """Median time of ``fn()`` over ``repeats`` runs (after one warm-up call).
+
+    ``clock=time.process_time`` measures CPU time: on one thread that is the
+    per-core cost, which a busy shared machine disturbs far less than wall time.
+    """
     fn()
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times), times
 
 
