@@ -34,13 +34,17 @@ def random_card(state, legal):
     return state, kth_bit(legal, k)
 
 
-@njit(cache=True)
+# cards ranking above each rank (RANKS_ABOVE[r]: every card of rank r+1..13)
+RANKS_ABOVE = np.zeros(14, dtype=np.uint64)
+for _r in range(14):
+    for _q in range(_r + 1, 14):
+        RANKS_ABOVE[_r] |= RANK_CARDS[_q]
+
+
+@njit(cache=True, inline="always")
 def _cards_above(unseen, lead_mask, rank):
     """Unseen cards that would follow and rank above ``rank``."""
-    above = U0
-    for r in range(rank + 1, 14):
-        above |= RANK_CARDS[r]
-    return popcount(unseen & above & (lead_mask | _WILD_MASK))
+    return popcount(unseen & RANKS_ABOVE[rank] & (lead_mask | _WILD_MASK))
 
 
 @njit(cache=True)
@@ -159,13 +163,9 @@ def _trick_gain(ranks_mask_cards, receiver_pile, cancel):
 def _mean_value(cards):
     """Mean value of a set of cards (0 for none)."""
     total = 0
-    count = 0
-    o = cards
-    while o != U0:
-        c = lowest_bit(o)
-        o &= o - U1
-        total += CARD_RANK[c] - 3
-        count += 1
+    for r in range(14):
+        total += (r - 3) * np.int64(popcount(cards & RANK_CARDS[r]))
+    count = np.int64(popcount(cards))
     return total / count if count else 0.0
 
 
