@@ -236,9 +236,10 @@ def rules(game, preset, players):
               help="Sweep folder (default results/<game>-sweep-<timestamp>/).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the fairness lines and table are printed.")
+@cluster_options
 @user_errors
 def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
-          chunk_size, out, fmt):
+          chunk_size, out, fmt, scheduler, workers, resume):
     """Play every combination of varied rule options on the same seeds.
 
     Each variant plays the same game indices from the same seed (common random
@@ -254,17 +255,18 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
 
     plan = parse_vary(game, vary)
+    out_dir = Path(out) if out else Path("results") / (
+        f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
                        policy.split(","), games, seed, threads, chunk_size,
-                       Progress(f"{game} sweep"))
+                       Progress(f"{game} sweep"), out=out_dir, resume=resume,
+                       scheduler=scheduler, workers=workers)
     result.command = " ".join(
         ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
         + [f"--set {a}" for a in assignments]
         + ([f"--preset {preset}"] if preset else []) + ([f"--players {players}"] if players else [])
         + ([f"--rules {rules_file}"] if rules_file else [])
         + [f"--policy {policy}", f"--games {games}", f"--seed {result.seed}"])
-    out_dir = Path(out) if out else Path("results") / (
-        f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     write_sweep(result, out_dir)
     if fmt == "table":
         for label, run in zip(result.labels, result.runs):

@@ -282,26 +282,11 @@ def _play(run: BatchRun, folder: Path, seed: int, threads, client, progress) -> 
                  client=client)
     else:
         from .sweep import parse_vary, sweep, write_sweep
-        kwargs = _sweep_cluster_kwargs(client, folder)
         result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
                        o.get("rules"), o.get("set", ()), o.get("players"), policies,
                        o.get("games", 10_000), seed, threads, o.get("chunk_size"), progress,
-                       **kwargs)
+                       out=folder, client=client)
         write_sweep(result, folder)
-
-
-def _sweep_cluster_kwargs(client, folder: Path) -> dict:
-    """The cluster and checkpoint arguments ``sweep`` accepts (if it accepts them)."""
-    import inspect
-
-    from .sweep import sweep
-    params = inspect.signature(sweep).parameters
-    kwargs = {}
-    if "client" in params and client is not None:
-        kwargs["client"] = client
-    if "out" in params:
-        kwargs["out"] = folder
-    return kwargs
 
 
 def _gathered(run: BatchRun, folder: Path, seed: int) -> pd.DataFrame:

@@ -142,6 +142,8 @@ class ChunkStore:
         self._done: set[int] = set()
         self._last_manifest = 0.0
         self.execution: dict = {}
+        self.finished: dict | None = None      # summed aggregates of a finished same run
+        self.finished_tables: list[str] = []
 
     # --- opening -----------------------------------------------------------
     @staticmethod
@@ -162,8 +164,10 @@ class ChunkStore:
     def open(cls, out, plan: RunPlan, resume: bool = True) -> "ChunkStore":
         """Open ``out`` for ``plan``: resume its unfinished run, or refuse a different one.
 
-        A folder holding a finished run (or none) starts afresh, as does any
-        folder with ``resume=False`` (its chunks are deleted).
+        A folder holding this very run, finished, is reused as it is (``finished``
+        holds its summed aggregates; nothing is played).  A folder holding a
+        different finished run, or none, starts afresh, as does any folder with
+        ``resume=False`` (its chunks are deleted).
         """
         store = cls(out, plan)
         recorded = cls.recorded_plan(out) if resume else None
@@ -173,6 +177,8 @@ class ChunkStore:
                 raise TricksimError(
                     f"run folder '{out}' holds an unfinished different run ({diff}); use "
                     "another --out, or --no-resume to overwrite it")
+        elif resume and store._finished_same_run():
+            return store
         else:
             shutil.rmtree(store.dir, ignore_errors=True)
         store.dir.mkdir(parents=True, exist_ok=True)
@@ -184,6 +190,32 @@ class ChunkStore:
         store._done = store._scan()
         store.write_manifest(force=True)
         return store
+
+    def _finished_same_run(self) -> bool:
+        """Whether ``out`` holds this plan's run, finished, with all its files."""
+        try:
+            info = json.loads((self.out / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if not isinstance(info, dict) or info.get("status") != "complete" \
+                or info.get("plan") != self.plan.key() \
+                or not isinstance(info.get("aggregates"), dict):
+            return False
+        tables = info.get("tables", [])
+        if not all((self.out / f"{name}.parquet").exists() for name in tables) \
+                or not (self.out / "summary.csv").exists():
+            return False
+        try:
+            self.finished = decode_aggregates(info["aggregates"])
+        except (ValueError, TypeError, KeyError):
+            return False
+        self.finished_tables = list(tables)
+        self._done = set(range(self.plan.chunks))
+        return True
+
+    def load_finished_tables(self) -> dict[str, pd.DataFrame]:
+        return {name: pd.read_parquet(self.out / f"{name}.parquet")
+                for name in self.finished_tables}
 
     def _scan(self) -> set[int]:
         done = set()

@@ -108,7 +108,9 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     out: a run folder written chunk by chunk as chunks finish; a folder holding
     an unfinished run of the same plan is resumed (only missing chunks are
     played; a seed or chunk size left None is taken from it), a different
-    plan there is refused, ``resume=False`` starts it over.  scheduler: the
+    plan there is refused, ``resume=False`` starts it over; a folder holding
+    the same run finished is reused without playing, one holding a different
+    finished run is overwritten.  scheduler: the
     address of a Dask scheduler to play the chunks on; workers: start a local
     Dask cluster of that many processes; client: an existing
     ``distributed.Client``.  Results are identical whichever way a run is
@@ -198,6 +200,8 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
     t0 = time.perf_counter()
     if progress and done_games:
         progress(done_games, plan.games)
+    if store is not None and store.finished is not None:
+        todo = []                           # this very run is in the folder, finished
     for k, agg, fr in executor.run(plan, todo):
         if store is not None:
             store.save(k, agg, fr)
@@ -209,12 +213,14 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
         done_games += count
         if progress:
             progress(done_games, plan.games)
-    total = None
-    for k in range(plan.chunks):
+    total = None if store is None else store.finished
+    for k in range(plan.chunks if total is None else 0):
         part = aggs[k] if k in aggs else store.load_aggregates(k)
         total = add_sums(total, part)
     tables: dict[str, pd.DataFrame] = {}
-    if not plan.summary_only:
+    if store is not None and store.finished is not None:
+        tables = store.load_finished_tables()
+    elif not plan.summary_only:
         kept: dict[str, list] = {}
         for k in range(plan.chunks):
             part = frames[k] if store is None else store.load_frames(k)
@@ -227,12 +233,14 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
     execution = dict(executor.description)
     execution["chunks"] = plan.chunks
     if store is not None:
+        from .checkpoint import encode_aggregates
         execution.update(status="complete", plan=plan.key(), chunks_done=[[0, plan.chunks - 1]],
-                         chunks_resumed=plan.chunks - len(todo))
+                         chunks_resumed=plan.chunks - len(todo), tables=sorted(tables),
+                         aggregates=encode_aggregates(total))
     result = RunResult(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
                        threads, plan.chunk_size, wall, total, summary, tables, played,
                        execution)
-    if store is not None:
+    if store is not None and store.finished is None:
         write_run(result, out)
         store.finish()          # the run's own files now hold every chunk
     return result

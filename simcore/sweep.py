@@ -77,12 +77,19 @@ class SweepResult:
 
 def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players=None,
           policies=None, games=10_000, seed=None, threads=None, chunk_size=None,
-          progress: Callable[[int, int], None] | None = None) -> SweepResult:
+          progress: Callable[[int, int], None] | None = None, *, out=None,
+          resume: bool = True, scheduler: str | None = None, workers: int | None = None,
+          client=None) -> SweepResult:
     """Play every combination of the varied options with the same seed.
 
     ``vary``: (option, values) pairs as from ``parse_vary``. The other rule
     arguments build the base rule set as for ``simulate``. Returns a SweepResult
     whose ``table`` has the varied options as columns.
+
+    ``out``: checkpoint each variant's run in ``out/variants/NNN/`` (resumable
+    as for ``simulate``; a seed left None is taken from an unfinished variant
+    there); ``scheduler``/``workers``/``client``: play every
+    variant's chunks on one Dask cluster (see ``simcore.cluster``).
     """
     from .bits import seed_from_entropy
     g = get_game(game)
@@ -90,6 +97,8 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     if players is not None and "players" in names:
         raise TricksimError("--players and --vary players both given; use one")
     combos = list(itertools.product(*[vals for _, vals in vary]))
+    if seed is None and out is not None and resume:
+        seed = _recorded_seed(Path(out) / "variants")
     seed = seed_from_entropy() if seed is None else seed
     book = g.rulebook
     built = []
@@ -104,19 +113,44 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
         built.append((assign, rules))
     total = games * len(built)
     runs = []
-    for i, (assign, rules) in enumerate(built):
-        done = i * games
+    own = None
+    if client is None and (scheduler is not None or workers is not None):
+        from .cluster import make_executor
+        own = make_executor(1, scheduler, workers)     # one cluster for every variant
+        client = own.client
+    try:
+        for i, (assign, rules) in enumerate(built):
+            done = i * games
 
-        def step(d, _t, done=done):
-            if progress:
-                progress(done + d, total)
+            def step(d, _t, done=done):
+                if progress:
+                    progress(done + d, total)
 
-        runs.append(simulate(game, rules, policies, games, seed, threads, chunk_size,
-                             summary_only=True, progress=step))
+            folder = None if out is None else Path(out) / "variants" / f"{i:03d}"
+            runs.append(simulate(game, rules, policies, games, seed, threads, chunk_size,
+                                 summary_only=True, progress=step, out=folder, resume=resume,
+                                 client=client))
+    finally:
+        if own is not None:
+            own.close()
     labels = [variant_label(a, book) for a, _ in built]
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
     return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
                        labels=labels)
+
+
+def _recorded_seed(variants: Path):
+    """The seed of an unfinished sweep checkpointed under ``variants`` (else None)."""
+    import json
+    for path in sorted(variants.glob("*/run.json")):
+        try:
+            info = json.loads(path.read_text(encoding="utf-8"))
+            seed = info.get("plan", {}).get("seed") if info.get("status") == "running" else None
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(seed, int):
+            return seed
+    return None
 
 
 def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:

@@ -130,3 +130,13 @@ def test_cli_workers_starts_a_local_cluster(invoke, tmp_path):
     assert res.stdout == ref.stdout
     assert (tmp_path / "c" / "games.parquet").read_bytes() == \
         (tmp_path / "t" / "games.parquet").read_bytes()
+
+
+def test_a_sweep_on_the_cluster_gives_the_threaded_table(client, tmp_path):
+    from simcore.sweep import parse_vary, sweep
+    vary = parse_vary("schadenfreude", ["limit=30,40"])
+    threads = sweep("schadenfreude", vary, games=1000, seed=4, chunk_size=250)
+    cluster = sweep("schadenfreude", vary, games=1000, seed=4, chunk_size=250, client=client,
+                    out=tmp_path / "sw")
+    pd.testing.assert_frame_equal(threads.table, cluster.table, check_exact=True)
+    assert all(r.execution["executor"] == "dask" for r in cluster.runs)

@@ -171,3 +171,33 @@ def test_a_finished_folder_is_simply_overwritten(invoke, tmp_path):
     res = invoke("simulate", "schadenfreude", "--games", 200, "--seed", 2, "--out", "run")
     assert res.exit_code == 0, res.output
     assert json.loads((tmp_path / "run" / "run.json").read_text())["games"] == 200
+
+
+def test_the_same_command_on_a_finished_folder_plays_nothing(invoke, tmp_path):
+    args = ["simulate", "schadenfreude", "--games", 900, "--seed", 3, "--chunk-size", 300,
+            "--out", "run"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    files = {p: (tmp_path / "run" / p).read_bytes() for p in os.listdir(tmp_path / "run")}
+    again = invoke(*args)
+    assert again.exit_code == 0, again.output
+    assert "3 of 3 chunks were already done" in again.stderr
+    assert again.stdout == first.stdout
+    assert {p: (tmp_path / "run" / p).read_bytes() for p in os.listdir(tmp_path / "run")} == files
+    summary_only = invoke(*args, "--summary-only")      # a different plan: played afresh
+    assert summary_only.exit_code == 0 and "already done" not in summary_only.stderr
+
+
+def test_an_interrupted_sweep_resumes_to_the_uninterrupted_table(invoke, tmp_path):
+    from simcore.sweep import parse_vary, sweep
+    vary = parse_vary("schadenfreude", ["limit=30,40,50"])
+    with pytest.raises(Stop):                 # stopped in the second variant
+        sweep("schadenfreude", vary, games=1000, seed=6, chunk_size=250, out=tmp_path / "sw",
+              progress=stop_after(6, 250))
+    assert len(chunk_files(tmp_path / "sw" / "variants" / "001")) == 2
+    res = invoke("sweep", "schadenfreude", "--vary", "limit=30,40,50", "--games", 1000,
+                 "--chunk-size", 250, "--out", "sw", "--format", "csv")   # seed from the folder
+    assert res.exit_code == 0, res.output
+    whole = sweep("schadenfreude", vary, games=1000, seed=6)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "sw" / "sweep.parquet"),
+                                  whole.table, check_exact=True)
