@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import numba
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import median_time, write  # noqa: E402

@@ -49,7 +49,7 @@ import pandas as pd
 from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import game_names, get_game
-from .stats import summary_csv_frame, write_csv, write_json, write_parquet
+from .stats import write_csv, write_json, write_parquet
 
 COMMANDS = ("simulate", "sweep")
 RUN_KEYS = {

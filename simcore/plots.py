@@ -1,8 +1,6 @@
 """PNG plots of sweeps (matplotlib, headless)."""
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -11,22 +9,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .stats import seat_measure  # noqa: E402
+from .stats import atomic_write, seat_measure  # noqa: E402
 
 
 def _save(fig, path: Path) -> Path:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".png", dir=path.parent)
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, bbox_inches="tight")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, bbox_inches="tight",
+                                                   format="png"))
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    return Path(path)
 
 
 def plot_seat_measure(result, path) -> Path:

@@ -8,15 +8,12 @@ keeps running aggregates per chunk (constant memory); unless
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import numba
-import numpy as np
 import pandas as pd
 
 from . import __version__
@@ -266,23 +263,15 @@ def write_records(game: str, rules: RuleSet, policies, seed: int, games: int, pa
     """Write the records of games 0..games-1 of run ``seed`` as JSON Lines (atomically)."""
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    from .stats import atomic_write
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as fh:
             for index in range(games):
                 rec = g.record(rules, names, ids, seed, index)
                 fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 if progress and (index + 1) % 1000 == 0:
                     progress(index + 1, games)
-        from .stats import _UMASK
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    atomic_write(Path(path), write)
     return games

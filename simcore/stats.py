@@ -124,7 +124,9 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def _atomic(path: Path, write):
+def atomic_write(path: Path, write):
+    """Call ``write(tmp)`` on a temporary name beside ``path``, then rename it into
+    place: the file appears whole or not at all."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
@@ -143,12 +145,12 @@ def _atomic(path: Path, write):
 
 def write_parquet(frame: pd.DataFrame, path):
     """Write a frame to parquet atomically."""
-    _atomic(path, lambda tmp: frame.to_parquet(tmp, index=False))
+    atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
 
 
 def write_csv(frame: pd.DataFrame, path):
     """Write a frame to CSV atomically."""
-    _atomic(path, lambda tmp: frame.to_csv(tmp, index=False))
+    atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
 
 
 def write_json(obj, path):
@@ -157,7 +159,7 @@ def write_json(obj, path):
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(obj, fh, indent=2)
             fh.write("\n")
-    _atomic(path, w)
+    atomic_write(path, w)
 
 
 def write_text(text: str, path):
@@ -165,7 +167,7 @@ def write_text(text: str, path):
     def w(tmp):
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
-    _atomic(path, w)
+    atomic_write(path, w)
 
 
 # ----- fairness -------------------------------------------------------------

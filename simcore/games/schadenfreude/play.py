@@ -8,7 +8,7 @@ cards in the order played; records.py turns that into a record.
 import numpy as np
 from numba import njit, prange
 
-from ...bits import MASK32, S32, U0, U1, bounded, game_stream, next_u64, highest_bit, kth_bit, lowest_bit, \
+from ...bits import MASK32, S32, U0, U1, bounded, game_stream, next_u64, kth_bit, lowest_bit, \
     popcount, shuffle_inplace
 from .cards import CARD_RANK, SUIT_MASK
 from .kernels import collect_rank, game_winner, legal_mask, next_leader, winning_rank

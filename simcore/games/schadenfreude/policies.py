@@ -17,7 +17,7 @@ score adds up:
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount
+from ...bits import U0, U1, bounded, kth_bit, lowest_bit, popcount
 from .cards import CARD_RANK, RANK_CARDS, SUIT_MASK, WILD_MASK
 from .kernels import collect_rank, winning_rank
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...records import check_common, fail, require, parse_cards
-from .cards import CARD_RANK, N_CARDS, WILD0, card_name, deck_mask, mask_cards, mask_of, \
+from ...records import check_common, parse_cards, require
+from .cards import CARD_RANK, WILD0, card_name, deck_mask, mask_cards, mask_of, \
     parse_card
 from .kernels import collect_card, game_winner, legal_mask, lead_mask_of, pile_points, \
     winning_rank

@@ -1,7 +1,6 @@
 """Wendish Schafkopf rule options, presets, validation, and the kernels' rule array."""
 import numpy as np
 
-from ...errors import RulesError
 from ...options import Option, RuleBook
 from .cards import SUITS, VARIANT_PLAYERS, VARIANTS
 
