@@ -175,6 +175,39 @@ def _keep_value(t, c):
 
 
 @njit(cache=True)
+def _cheapest(t, cards, points_weight):
+    """The card of ``cards`` minimizing points_weight × its points + its keep value
+    (the first such card, lowest id first)."""
+    best = -1
+    bs = 1e9
+    m = cards
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        sc = points_weight * CARD_POINTS[c] + _keep_value(t, c)
+        if sc < bs:
+            bs = sc
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _by_power(t, cards, highest):
+    """The highest (or lowest) ranking card of ``cards`` with trump suit ``t``."""
+    best = -1
+    bp = -1
+    m = cards
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        key = POWER[t, c] if highest else -POWER[t, c]
+        if best < 0 or key > bp:
+            bp = key
+            best = c
+    return best
+
+
+@njit(cache=True)
 def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_seat,
                    trick_pts, rest_mask, friends, foes, declaring):
     """The heuristic's card; ``outside``: cards unplayed and not in this hand,
@@ -186,31 +219,14 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
         trumps = legal & tm
         if declaring and trumps != U0:
             # lead the highest trump when it is the boss
-            best = -1
-            bp = -1
-            m = trumps
-            while m != U0:
-                c = lowest_bit(m)
-                m &= m - U1
-                if POWER[t, c] > bp:
-                    bp = POWER[t, c]
-                    best = c
+            best = _by_power(t, trumps, True)
             if _is_boss(t, best, best, outside):
                 return best
         aces = legal & _PLAIN_ACES & ~tm
         if aces != U0:
             return lowest_bit(aces)
         if declaring and popcount(trumps) >= 2:
-            best = -1
-            bp = 99
-            m = trumps
-            while m != U0:
-                c = lowest_bit(m)
-                m &= m - U1
-                if POWER[t, c] < bp:
-                    bp = POWER[t, c]
-                    best = c
-            return best
+            return _by_power(t, trumps, False)
         # a low plain card from the shortest plain suit
         plain = legal & ~tm
         if plain != U0:
@@ -226,33 +242,13 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
                     bs = sc
                     best = c
             return best
-        best = -1
-        bs = 1e9
-        m = legal
-        while m != U0:
-            c = lowest_bit(m)
-            m &= m - U1
-            sc = _keep_value(t, c) + CARD_POINTS[c]
-            if sc < bs:
-                bs = sc
-                best = c
-        return best
+        return _cheapest(t, legal, 1.0)
     friend_wins = ((friends >> np.uint64(win_seat)) & U1) != U0
     rest_friendly = (rest_mask & ~friends) == U0
     win_safe = _is_boss(t, lead_card, win_card, outside)
     if friend_wins and (rest_friendly or win_safe):
         # smear: most points, keeping strong trumps
-        best = -1
-        bs = -1e9
-        m = legal
-        while m != U0:
-            c = lowest_bit(m)
-            m &= m - U1
-            sc = 3.0 * CARD_POINTS[c] - _keep_value(t, c)
-            if sc > bs:
-                bs = sc
-                best = c
-        return best
+        return _cheapest(t, legal, -3.0)
     if not friend_wins:
         # try to take the trick
         best = -1
@@ -279,14 +275,4 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
         if strongest >= 0 and trick_pts >= 10 and rest_mask != U0:
             return strongest
     # throw the cheapest card
-    best = -1
-    bs = 1e9
-    m = legal
-    while m != U0:
-        c = lowest_bit(m)
-        m &= m - U1
-        sc = 2.0 * CARD_POINTS[c] + _keep_value(t, c)
-        if sc < bs:
-            bs = sc
-            best = c
-    return best
+    return _cheapest(t, legal, 2.0)
