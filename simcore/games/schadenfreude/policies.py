@@ -47,6 +47,15 @@ def _cards_above(unseen, lead_mask, rank):
     return popcount(unseen & RANKS_ABOVE[rank] & (lead_mask | _WILD_MASK))
 
 
+@njit(cache=True, inline="always")
+def _ipow(x, k):
+    """x ** k for a small non-negative integer k, by multiplication (no libm pow)."""
+    r = 1.0
+    for _ in range(k):
+        r *= x
+    return r
+
+
 @njit(cache=True)
 def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
     """Estimated chance that ``card`` wins the trick, with ``others`` still to play.
@@ -72,15 +81,15 @@ def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
     n_follow = np.int64(popcount(unseen & (lm | _WILD_MASK)))
     n_lead = np.int64(popcount(unseen & lm))
     # chance that a player still to play holds the lead suit (and so follows)
-    p_has = 1.0 - (1.0 - min(1.0, n_lead / n_unseen)) ** hand_left
+    p_has = 1.0 - _ipow(1.0 - min(1.0, n_lead / n_unseen), hand_left)
     q = 0.0
     if n_follow > 0:
         q = p_has * _cards_above(unseen, lm, rank) / n_follow
     if above == 1:
-        return (1.0 - q) ** others
-    p = others * q * (1.0 - q) ** (others - 1)
+        return _ipow(1.0 - q, others)
+    p = others * q * _ipow(1.0 - q, others - 1)
     if below == U0:
-        p += (1.0 - p_has) ** others
+        p += _ipow(1.0 - p_has, others)
     return min(1.0, p)
 
 
@@ -176,7 +185,7 @@ def _off_chance(unseen, lead_mask, hand_left):
     if lead_mask == U0 or lead_mask == ~U0 ^ _WILD_MASK:
         return 0.0
     n_lead = np.int64(popcount(unseen & lead_mask))
-    return (1.0 - min(1.0, n_lead / n_unseen)) ** hand_left
+    return _ipow(1.0 - min(1.0, n_lead / n_unseen), hand_left)
 
 
 @njit(cache=True)
