@@ -13,7 +13,6 @@ automatically), so its deals are not the same work; the ratio is indicative.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import subprocess
@@ -27,6 +26,9 @@ import numpy as np
 from simcore.games.schnapsen.play import N_DEAL_COLUMNS, play_batch
 from simcore.games.schnapsen.policies import RANDOM
 from simcore.games.schnapsen.rules import RULEBOOK, max_deals, rules_array
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import write  # noqa: E402
 
 PEER_SCRIPT = r"""
 import random, sys, time
@@ -122,10 +124,7 @@ def main():
         info["ratio_one_thread_vs_peer"] = ratio
         print(f"peer {peer['engine']}: {peer['deals_per_s']:,.0f} deals/s; tricksim on one "
               f"thread is {ratio:,.0f}x faster (the peer lacks closing and explicit claims)")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(info, indent=2) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {write('schnapsen', info, args.out)}")
 
 
 if __name__ == "__main__":

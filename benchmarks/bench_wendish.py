@@ -5,10 +5,10 @@ several runs, after a warm-up that compiles).  Writes results/benchmarks/wendish
     python benchmarks/bench_wendish.py [--games N] [--repeats R]
 """
 import argparse
-import json
 import os
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -17,6 +17,9 @@ import numpy as np
 
 from simcore.games.wendish.play import D_FIELDS, play_batch
 from simcore.games.wendish.rules import RULEBOOK, rules_array, seats_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import write  # noqa: E402
 
 VARIANTS = ("four", "three", "three_sharp", "officers")
 CARDS_PER_DEAL = {"four": 32, "three": 30, "three_sharp": 18, "officers": 32}
@@ -67,10 +70,7 @@ def main():
             "cpus": os.cpu_count(), "numba_threads": top,
             "note": "median of repeats; the machine is shared, so figures are noisy",
             "results": rows}
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(info, indent=2) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {write('wendish', info, args.out)}")
 
 
 if __name__ == "__main__":

@@ -33,10 +33,11 @@ def machine():
             "machine": platform.machine(), "processor": platform.processor()}
 
 
-def write(name, payload):
-    """Write results/benchmarks/<name>.json and return its path."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def write(name, payload, path=None):
+    """Write results/benchmarks/<name>.json (or ``path``) with the machine's
+    description and the time, atomically; return its path."""
+    path = Path(path) if path else RESULTS / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"benchmark": name, "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                "machine": machine(), **payload}
     tmp = path.with_suffix(".json.tmp")

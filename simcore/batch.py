@@ -39,7 +39,7 @@ simulate run's ``summary.csv``, a sweep's ``sweep.csv``), led by ``run``,
 from __future__ import annotations
 
 import json
-import tomllib
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -49,6 +49,7 @@ import pandas as pd
 from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import game_names, get_game
+from .options import read_toml
 from .stats import write_csv, write_json, write_parquet
 
 COMMANDS = ("simulate", "sweep")
@@ -92,15 +93,7 @@ def _fail(path, msg):
 def load_plan(path) -> BatchPlan:
     """Read and check a plan; a TricksimError names the first problem in one line."""
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise TricksimError(f"batch plan '{path}' does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TricksimError(f"batch plan '{path}' is not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise TricksimError(f"batch plan '{path}' cannot be read: {exc}") from None
+    data = read_toml(path, "batch plan", TricksimError)
     unknown = set(data) - {"run", "defaults", "cluster"}
     if unknown:
         _fail(path, f"unknown table(s) {', '.join(sorted(unknown))}; allowed: run, defaults, "

@@ -18,6 +18,20 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+def read_toml(path, what: str, error=RulesError) -> dict:
+    """A TOML file's table; ``error`` (one line naming ``what`` and the path) if it
+    is missing, unreadable or not TOML."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise error(f"{what} '{path}' does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{what} '{path}' is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise error(f"{what} '{path}' cannot be read: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Option:
     """One rule option.
@@ -212,15 +226,7 @@ class RuleBook:
 
     def load_toml(self, path) -> dict:
         """Option values from a TOML file (a flat table of option names)."""
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except FileNotFoundError:
-            raise RulesError(f"rules file '{path}' does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rules file '{path}' is not valid TOML: {exc}") from None
-        except OSError as exc:
-            raise RulesError(f"rules file '{path}' cannot be read: {exc}") from None
+        data = read_toml(path, "rules file", RulesError)
         if isinstance(data.get(self.game), dict):  # allow a [game] table
             data = data[self.game]
         return {name: self.option(name).parse(value) for name, value in data.items()}
