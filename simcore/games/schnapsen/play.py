@@ -43,6 +43,24 @@ def encode(seat, verb, arg):
     return seat * 1024 + verb * 32 + arg
 
 
+@njit(cache=True, inline="always")
+def log_action(log_row, nlog, do_log, seat, verb, arg):
+    """Append an action to a deal's log (when logging); returns the new length."""
+    if do_log:
+        log_row[LOG_ACTIONS + nlog] = encode(seat, verb, arg)
+        return nlog + 1
+    return nlog
+
+
+@njit(cache=True, inline="always")
+def claim_result(p, cp, ws, target, closer, at_close, snap_pts, snap_tricks, schneider):
+    """Score a claim by seat ``p`` holding ``cp`` counted points: (winner, gp, reason)."""
+    o = 1 - p
+    return score_claim(p, cp, target, closer, at_close,
+                       counted_points(ws[W_PTS + o], ws[W_MAR + o], ws[W_TR + o]),
+                       ws[W_TR + o], snap_pts, snap_tricks, schneider)
+
+
 @njit(cache=True)
 def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_log):
     """Play one deal from the shuffled ``deck``; returns (state, winner, game points).
@@ -96,14 +114,10 @@ def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_
             cp = counted_points(ws[W_PTS + p], ws[W_MAR + p], ws[W_TR + p])
             state, yes = wants_claim(pol, state, cp, target)
             if yes:
-                if do_log:
-                    log_row[LOG_ACTIONS + nlog] = encode(p, V_CLAIM, 0)
-                    nlog += 1
+                nlog = log_action(log_row, nlog, do_log, p, V_CLAIM, 0)
                 claimer = p
-                winner, gp, reason = score_claim(
-                    p, cp, target, closer, at_close,
-                    counted_points(ws[W_PTS + o], ws[W_MAR + o], ws[W_TR + o]),
-                    ws[W_TR + o], snap_pts, snap_tricks, schneider)
+                winner, gp, reason = claim_result(p, cp, ws, target, closer, at_close,
+                                                  snap_pts, snap_tricks, schneider)
                 break
         # 2. exchange the trump jack for the trump card
         if not strict and talon_left >= exch_min:
@@ -117,9 +131,7 @@ def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_
                     hands[p] ^= card_bit(jack) | card_bit(trump_card)
                     trump_card = jack
                     ws[W_EXCH + p] += 1
-                    if do_log:
-                        log_row[LOG_ACTIONS + nlog] = encode(p, V_EXCHANGE, 0)
-                        nlog += 1
+                    nlog = log_action(log_row, nlog, do_log, p, V_EXCHANGE, 0)
         # 3. close the talon
         if not strict and talon_left >= close_min:
             if pol == RANDOM:
@@ -135,9 +147,7 @@ def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_
                 closer = p
                 snap_pts = counted_points(ws[W_PTS + o], ws[W_MAR + o], ws[W_TR + o])
                 snap_tricks = ws[W_TR + o]
-                if do_log:
-                    log_row[LOG_ACTIONS + nlog] = encode(p, V_CLOSE, 0)
-                    nlog += 1
+                nlog = log_action(log_row, nlog, do_log, p, V_CLOSE, 0)
         # 4. a marriage, then possibly a claim
         married = -1
         if not strict or marr_closed:
@@ -153,20 +163,14 @@ def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_
                 if married >= 0:
                     ws[W_MAR + p] += 40 if married == trump else 20
                     ws[W_SHOWN + p] += 1
-                    if do_log:
-                        log_row[LOG_ACTIONS + nlog] = encode(p, V_MARRIAGE, married)
-                        nlog += 1
+                    nlog = log_action(log_row, nlog, do_log, p, V_MARRIAGE, married)
                     cp = counted_points(ws[W_PTS + p], ws[W_MAR + p], ws[W_TR + p])
                     state, yes = wants_claim(pol, state, cp, target)
                     if yes:
-                        if do_log:
-                            log_row[LOG_ACTIONS + nlog] = encode(p, V_CLAIM, 0)
-                            nlog += 1
+                        nlog = log_action(log_row, nlog, do_log, p, V_CLAIM, 0)
                         claimer = p
-                        winner, gp, reason = score_claim(
-                            p, cp, target, closer, at_close,
-                            counted_points(ws[W_PTS + o], ws[W_MAR + o], ws[W_TR + o]),
-                            ws[W_TR + o], snap_pts, snap_tricks, schneider)
+                        winner, gp, reason = claim_result(p, cp, ws, target, closer, at_close,
+                                                          snap_pts, snap_tricks, schneider)
                         break
         # 5. the lead
         hand = hands[p]
@@ -217,14 +221,10 @@ def play_deal(rules, policies, state, deck, dealer, hands, ws, row, log_row, do_
             cp = counted_points(ws[W_PTS + w], ws[W_MAR + w], ws[W_TR + w])
             state, yes = wants_claim(policies[w], state, cp, target)
             if yes:
-                if do_log:
-                    log_row[LOG_ACTIONS + nlog] = encode(w, V_CLAIM, 0)
-                    nlog += 1
+                nlog = log_action(log_row, nlog, do_log, w, V_CLAIM, 0)
                 claimer = w
-                winner, gp, reason = score_claim(
-                    w, cp, target, closer, at_close,
-                    counted_points(ws[W_PTS + 1 - w], ws[W_MAR + 1 - w], ws[W_TR + 1 - w]),
-                    ws[W_TR + 1 - w], snap_pts, snap_tricks, schneider)
+                winner, gp, reason = claim_result(w, cp, ws, target, closer, at_close,
+                                                  snap_pts, snap_tricks, schneider)
             else:
                 winner, gp, reason = score_run_out(w, closer, snap_tricks)
             break
