@@ -141,6 +141,8 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
     if chunk < 1:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
+    if scheduler is None and workers is None and client is None:
+        g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     if out is not None or scheduler is not None or workers is not None or client is not None:
         from .checkpoint import RunPlan
         from .cluster import make_executor
@@ -151,7 +153,6 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
         finally:
             executor.close()
     previous = numba.get_num_threads()
-    g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     numba.set_num_threads(threads)
     agg = None
     kept: dict[str, list] = {}
