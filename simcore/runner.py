@@ -143,38 +143,14 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
     if scheduler is None and workers is None and client is None:
         g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
-    if out is not None or scheduler is not None or workers is not None or client is not None:
-        from .checkpoint import RunPlan
-        from .cluster import make_executor
-        plan = RunPlan(game, rules, tuple(names), seed, games, chunk, bool(summary_only))
-        executor = make_executor(threads, scheduler, workers, client)
-        try:
-            return _run_chunked(plan, executor, threads, out, resume, progress)
-        finally:
-            executor.close()
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    agg = None
-    kept: dict[str, list] = {}
-    t0 = time.perf_counter()
+    from .checkpoint import RunPlan
+    from .cluster import make_executor
+    plan = RunPlan(game, rules, tuple(names), seed, games, chunk, bool(summary_only))
+    executor = make_executor(threads, scheduler, workers, client)
     try:
-        for start in range(0, games, chunk):
-            count = min(chunk, games - start)
-            part = g.run_chunk(rules, ids, seed, start, count)
-            agg = add_sums(agg, g.aggregate(part, rules))
-            if not summary_only:
-                for name, frame in g.frames(part, rules, names).items():
-                    kept.setdefault(name, []).append(frame)
-            if progress:
-                progress(start + count, games)
+        return _run_chunked(plan, executor, threads, out, resume, progress)
     finally:
-        numba.set_num_threads(previous)
-    wall = time.perf_counter() - t0
-    tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
-    summary = g.summarize(agg, rules, names)
-    summary["fairness"] = fairness_frame(summary)
-    return RunResult(game, rules, names, seed, games, threads, chunk, wall, agg, summary,
-                     tables)
+        executor.close()
 
 
 def _run_chunked(plan, executor, threads: int, out, resume: bool,
