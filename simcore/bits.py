@@ -161,6 +161,19 @@ def uniform01(state):
 
 
 @njit(cache=True)
+def mask_ids(mask, out):
+    """Write the indices of the set bits of ``mask`` into ``out``, lowest first;
+    returns how many there are."""
+    n = 0
+    m = np.uint64(mask)
+    while m != U0:
+        out[n] = np.int64(ctz(m))
+        n += 1
+        m &= m - U1
+    return n
+
+
+@njit(cache=True)
 def shuffle_inplace(state, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state.
 

@@ -8,7 +8,7 @@ cards in the order played; records.py turns that into a record.
 import numpy as np
 from numba import njit, prange
 
-from ...bits import MASK32, S32, U0, U1, bounded, game_stream, next_u64, kth_bit, lowest_bit, \
+from ...bits import mask_ids, MASK32, S32, U0, U1, bounded, game_stream, next_u64, kth_bit, lowest_bit, \
     popcount, shuffle_inplace
 from .cards import CARD_RANK, SUIT_MASK
 from .kernels import collect_rank, game_winner, legal_mask, next_leader, winning_rank
@@ -34,12 +34,7 @@ def play_game(rules, policies, seed, index, scores_out, log, do_log):
     state = game_stream(seed, index)
 
     deck = np.empty(50, dtype=np.int64)
-    n_deck = 0
-    m = deck_mask
-    while m != U0:
-        deck[n_deck] = lowest_bit(m)
-        n_deck += 1
-        m &= m - U1
+    n_deck = mask_ids(deck_mask, deck)
 
     hands = np.zeros(MAX_SEATS, dtype=np.uint64)
     pile_ranks = np.zeros(MAX_SEATS, dtype=np.uint64)

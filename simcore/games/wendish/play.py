@@ -9,7 +9,7 @@ records.py builds a record.  Everything is a bit mask or a small int array.
 import numpy as np
 from numba import njit, prange
 
-from ...bits import U0, U1, bounded, game_stream, kth_bit, lowest_bit, popcount, \
+from ...bits import mask_ids, U0, U1, bounded, game_stream, kth_bit, lowest_bit, popcount, \
     shuffle_inplace
 from .cards import BLACK_QUEENS, CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, \
     V_OFFICERS, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT
@@ -155,12 +155,7 @@ def play_game(rules, policies, seed, index, dout, slog, alog, do_log):
     state, dealer = bounded(state, n)
 
     deck = np.empty(32, dtype=np.int64)
-    ndeck = 0
-    m = deck_mask
-    while m != U0:
-        deck[ndeck] = lowest_bit(m)
-        ndeck += 1
-        m &= m - U1
+    ndeck = mask_ids(deck_mask, deck)
     hands = np.zeros(4, dtype=np.uint64)
     tpts = np.zeros(4, dtype=np.int64)
     ntr = np.zeros(4, dtype=np.int64)
