@@ -20,14 +20,25 @@ from simcore.games import game_names, get_game
 GAMES = click.Choice(game_names())
 
 
+#: exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)
+EXIT_INTERRUPTED = 130
+
+
 def user_errors(fn):
-    """Turn TricksimError into a one-line click error (exit 1, no traceback)."""
+    """Turn TricksimError into a one-line click error (exit 1, no traceback), and
+    Ctrl-C into one line and exit status 130."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except (TricksimError, OSError) as exc:  # OSError: e.g. an output path under a file
             raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            resumes = fn.__name__ in ("simulate", "sweep", "batch")
+            click.echo("\ninterrupted (Ctrl-C)" + ("; finished chunks are kept and the same "
+                                                   "command resumes" if resumes else ""),
+                       err=True)
+            sys.exit(EXIT_INTERRUPTED)
     return wrapper
 
 
