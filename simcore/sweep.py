@@ -94,23 +94,11 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     from .bits import seed_from_entropy
     g = get_game(game)
     names = [n for n, _ in vary]
-    if players is not None and "players" in names:
-        raise TricksimError("--players and --vary players both given; use one")
-    combos = list(itertools.product(*[vals for _, vals in vary]))
+    built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
     if seed is None and out is not None and resume:
         seed = _recorded_seed(Path(out) / "variants")
     seed = seed_from_entropy() if seed is None else seed
     book = g.rulebook
-    built = []
-    for combo in combos:
-        assign = dict(zip(names, combo))
-        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
-        try:
-            rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
-        except TricksimError as exc:
-            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
-        g.policy_ids(policies, rules)  # check the policy list fits every variant first
-        built.append((assign, rules))
     total = games * len(built)
     runs = []
     own = None
@@ -137,6 +125,29 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
     return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
                        labels=labels)
+
+
+def build_variants(game: str, vary, preset=None, rules_file=None, assignments=(),
+                   players=None, policies=None) -> list[tuple[dict, RuleSet]]:
+    """Every combination of the varied options as (assignment, rule set), each rule set
+    built and checked, and the policy list checked against each, before anything is
+    played; a TricksimError names the first variant that cannot be played."""
+    g = get_game(game)
+    names = [n for n, _ in vary]
+    if players is not None and "players" in names:
+        raise TricksimError("--players and --vary players both given; use one")
+    book = g.rulebook
+    built = []
+    for combo in itertools.product(*[vals for _, vals in vary]):
+        assign = dict(zip(names, combo))
+        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
+        try:
+            rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
+        except TricksimError as exc:
+            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
+        g.policy_ids(policies, rules)  # check the policy list fits every variant first
+        built.append((assign, rules))
+    return built
 
 
 def _recorded_seed(variants: Path):
