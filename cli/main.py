@@ -152,7 +152,7 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
           --out results/long --workers 2       # Ctrl-C, then the same again resumes
     """
     from simcore.runner import simulate as run_simulation, write_records
-    from simcore.stats import format_summary
+    from simcore.stats import fairness_note, format_summary
 
     g = get_game(game)
     rules = g.build_rules(preset, rules_file, assignments, players)
@@ -165,6 +165,8 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
     click.echo(format_summary(result.summary, fmt), nl=False)
+    if fairness_note(result.summary):
+        click.echo(fairness_note(result.summary), err=True)
     played = result.games if result.played is None else result.played
     rate = played / result.wall_time if result.wall_time > 0 else float("inf")
     resumed = result.execution.get("chunks_resumed", 0)
@@ -314,7 +316,8 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 
     For each seat: the win rate and the mean final score under A and B, their
     paired difference with its 95% interval and p-value (scipy's paired t
-    test), and whether it is significant (p < 0.05).
+    test), and whether it is significant (p < 0.05).  Below 30 games the
+    figures are printed without a test, and a line says why.
 
     \b
     Example:
@@ -333,8 +336,11 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csv(result.table, out_dir / "compare.csv")
     click.echo(format_summary({"paired B - A": result.table}, fmt), nl=False)
-    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} games each, "
-               f"seed {result.run_a.seed}; wrote {out_dir}/compare.csv", err=True)
+    if result.note:
+        click.echo(result.note, err=True)
+    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} "
+               f"game{'s' if games != 1 else ''} each, seed {result.run_a.seed}; wrote "
+               f"{out_dir}/compare.csv", err=True)
 
 
 @cli.command()
