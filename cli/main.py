@@ -25,14 +25,18 @@ EXIT_INTERRUPTED = 130
 
 
 def user_errors(fn):
-    """Turn TricksimError into a one-line click error (exit 1, no traceback), and
-    Ctrl-C into one line and exit status 130."""
+    """Turn TricksimError (and running out of memory) into a one-line click error
+    (exit 1, no traceback), and Ctrl-C into one line and exit status 130."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except (TricksimError, OSError) as exc:  # OSError: e.g. an output path under a file
             raise click.ClickException(str(exc)) from None
+        except MemoryError:
+            raise click.ClickException(
+                "out of memory; fewer --games (or, for simulate, --summary-only) need less") \
+                from None
         except KeyboardInterrupt:
             resumes = fn.__name__ in ("simulate", "sweep", "batch")
             click.echo("\ninterrupted (Ctrl-C)" + ("; finished chunks are kept and the same "
