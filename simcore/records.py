@@ -162,15 +162,16 @@ def replay_file(path):
             if not raw:
                 break
             line_no += 1
-            if not raw.strip():
-                continue
-            count += 1
             if len(raw) > MAX_RECORD_BYTES and not raw.endswith(b"\n"):
+                count += 1
                 failures.append(ReplayFailure(
                     line_no, f"longer than {MAX_RECORD_BYTES:,} bytes; allowed: one record "
                              f"per line of at most {MAX_RECORD_BYTES:,} bytes (the rest of "
                              "the file is not read)"))
                 break
+            if not raw.strip():
+                continue
+            count += 1
             try:
                 replay_one(parse_line(raw))
             except ReplayError as exc:
