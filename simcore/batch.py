@@ -49,7 +49,7 @@ import pandas as pd
 from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import game_names, get_game
-from .options import INT64_MAX, read_toml
+from .options import INT64_MAX, read_toml, shown
 from .runner import MAX_SEED
 from .stats import write_csv, write_json, write_parquet
 
@@ -154,7 +154,7 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
             if not isinstance(v, int) or isinstance(v, bool):
                 _fail(path, f"run '{name}': {key} must be an integer")
             if not lo <= v <= hi:
-                _fail(path, f"run '{name}': {key} = {_short(v)} is not allowed; allowed: {what}")
+                _fail(path, f"run '{name}': {key} = {shown(v)} is not allowed; allowed: {what}")
     for key, v in opts.items():
         for text in (v if isinstance(v, list) else [v]):
             if isinstance(text, str) and _CONTROL.search(text):
@@ -207,30 +207,24 @@ def _check_name(path, i, name, names: set) -> None:
     control character, not hidden, not one of the batch's own files, and not the
     name of another run (letter case aside, for case-insensitive disks)."""
     if not isinstance(name, str):
-        _fail(path, f"run {i}: name must be a string, got {_short(name)}")
-    shown = _short(name)
+        _fail(path, f"run {i}: name must be a string, got {shown(name)}")
+    quoted = shown(name)
     if _CONTROL.search(name):
-        _fail(path, f"run {i}: name {shown} contains a control character "
+        _fail(path, f"run {i}: name {quoted} contains a control character "
                     f"(U+{ord(_CONTROL.search(name).group()):04X}); allowed: a plain folder "
                     "name")
     if (not name.strip() or "/" in name or "\\" in name or name.startswith(".")
             or len(name.encode("utf-8")) > 255):
-        _fail(path, f"run {i}: name {shown} is not allowed; allowed: a plain folder name "
+        _fail(path, f"run {i}: name {quoted} is not allowed; allowed: a plain folder name "
                     "(no / or \\, not starting with '.', at most 255 bytes)")
     if name.casefold() in OWN_FILES:
-        _fail(path, f"run {i}: name {shown} is not allowed; it would collide with the "
+        _fail(path, f"run {i}: name {quoted} is not allowed; it would collide with the "
                     f"batch's own file {name.casefold()} (names not allowed: "
                     f"{', '.join(sorted(OWN_FILES))})")
     if name.casefold() in names:
-        _fail(path, f"run {i}: name {shown} is used twice (run names must differ in more "
+        _fail(path, f"run {i}: name {quoted} is used twice (run names must differ in more "
                     "than letter case)")
     names.add(name.casefold())
-
-
-def _short(value) -> str:
-    """A value as quoted in an error: its repr, cut to 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass

@@ -104,7 +104,7 @@ class Option:
             value = None
         if value is None:
             raise RulesError(
-                f"option '{self.name}': {_shown(raw)} is not allowed; allowed: {self.allowed()}")
+                f"option '{self.name}': {shown(raw)} is not allowed; allowed: {self.allowed()}")
         return value
 
     def _parse(self, raw):
@@ -188,7 +188,7 @@ class Option:
         return str(value)
 
 
-def _shown(raw) -> str:
+def shown(raw) -> str:
     """A value as quoted in an error: its repr, cut to 60 characters."""
     text = repr(raw)
     return text if len(text) <= 60 else text[:57] + "..."
