@@ -20,14 +20,29 @@ from simcore.games import game_names, get_game
 GAMES = click.Choice(game_names())
 
 
+#: exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)
+EXIT_INTERRUPTED = 130
+
+
 def user_errors(fn):
-    """Turn TricksimError into a one-line click error (exit 1, no traceback)."""
+    """Turn TricksimError (and running out of memory) into a one-line click error
+    (exit 1, no traceback), and Ctrl-C into one line and exit status 130."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except (TricksimError, OSError) as exc:  # OSError: e.g. an output path under a file
             raise click.ClickException(str(exc)) from None
+        except MemoryError:
+            raise click.ClickException(
+                "out of memory; fewer --games (or, for simulate, --summary-only) need less") \
+                from None
+        except KeyboardInterrupt:
+            resumes = fn.__name__ in ("simulate", "sweep", "batch")
+            click.echo("\ninterrupted (Ctrl-C)" + ("; finished chunks are kept and the same "
+                                                   "command resumes" if resumes else ""),
+                       err=True)
+            sys.exit(EXIT_INTERRUPTED)
     return wrapper
 
 
@@ -141,7 +156,7 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
           --out results/long --workers 2       # Ctrl-C, then the same again resumes
     """
     from simcore.runner import simulate as run_simulation, write_records
-    from simcore.stats import format_summary
+    from simcore.stats import fairness_note, format_summary
 
     g = get_game(game)
     rules = g.build_rules(preset, rules_file, assignments, players)
@@ -154,6 +169,8 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
     click.echo(format_summary(result.summary, fmt), nl=False)
+    if fairness_note(result.summary):
+        click.echo(fairness_note(result.summary), err=True)
     played = result.games if result.played is None else result.played
     rate = played / result.wall_time if result.wall_time > 0 else float("inf")
     resumed = result.execution.get("chunks_resumed", 0)
@@ -303,7 +320,8 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 
     For each seat: the win rate and the mean final score under A and B, their
     paired difference with its 95% interval and p-value (scipy's paired t
-    test), and whether it is significant (p < 0.05).
+    test), and whether it is significant (p < 0.05).  Below 30 games the
+    figures are printed without a test, and a line says why.
 
     \b
     Example:
@@ -322,8 +340,11 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csv(result.table, out_dir / "compare.csv")
     click.echo(format_summary({"paired B - A": result.table}, fmt), nl=False)
-    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} games each, "
-               f"seed {result.run_a.seed}; wrote {out_dir}/compare.csv", err=True)
+    if result.note:
+        click.echo(result.note, err=True)
+    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} "
+               f"game{'s' if games != 1 else ''} each, seed {result.run_a.seed}; wrote "
+               f"{out_dir}/compare.csv", err=True)
 
 
 @cli.command()

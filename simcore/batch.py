@@ -39,7 +39,7 @@ simulate run's ``summary.csv``, a sweep's ``sweep.csv``), led by ``run``,
 from __future__ import annotations
 
 import json
-
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -49,7 +49,8 @@ import pandas as pd
 from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import game_names, get_game
-from .options import read_toml
+from .options import INT64_MAX, read_toml, shown
+from .runner import MAX_SEED
 from .stats import write_csv, write_json, write_parquet
 
 COMMANDS = ("simulate", "sweep")
@@ -61,6 +62,16 @@ RUN_KEYS = {
 }
 CLUSTER_KEYS = {"scheduler", "workers"}
 STATE = "batch.json"
+#: the files a batch writes in its folder, which no run's folder may take
+OWN_FILES = (STATE, "batch.parquet", "batch.csv")
+#: integer run options and their ranges: (low, high, what is allowed)
+INT_RANGES = {
+    "games": (1, INT64_MAX, "a positive integer"),
+    "seed": (0, MAX_SEED, f"0 to {MAX_SEED}"),
+    "chunk_size": (1, INT64_MAX, "a positive integer"),
+    "players": (1, INT64_MAX, "a positive integer"),
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass
@@ -126,12 +137,8 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
     command = raw.get("command", "simulate")
     if command not in COMMANDS:
         _fail(path, f"run {i}: unknown command '{command}'; allowed: {', '.join(COMMANDS)}")
-    name = str(raw.get("name", f"run-{i}"))
-    if not name or "/" in name or "\\" in name or name.startswith("."):
-        _fail(path, f"run {i}: name '{name}' must be a plain folder name")
-    if name in names:
-        _fail(path, f"run {i}: name '{name}' is used twice")
-    names.add(name)
+    name = raw.get("name", f"run-{i}")
+    _check_name(path, i, name, names)
     unknown = set(raw) - RUN_KEYS[command]
     if unknown:
         _fail(path, f"run '{name}': unknown option(s) {', '.join(sorted(unknown))} for "
@@ -141,9 +148,19 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
         _fail(path, f"run '{name}': game must be one of {', '.join(game_names())}, "
                     f"got {game!r}")
     opts = {k: v for k, v in raw.items() if k not in ("name", "command", "game")}
-    for key in ("players", "games", "seed", "chunk_size"):
-        if key in opts and (not isinstance(opts[key], int) or isinstance(opts[key], bool)):
-            _fail(path, f"run '{name}': {key} must be an integer")
+    for key, (lo, hi, what) in INT_RANGES.items():
+        if key in opts:
+            v = opts[key]
+            if not isinstance(v, int) or isinstance(v, bool):
+                _fail(path, f"run '{name}': {key} must be an integer")
+            if not lo <= v <= hi:
+                _fail(path, f"run '{name}': {key} = {shown(v)} is not allowed; allowed: {what}")
+    for key, v in opts.items():
+        for text in (v if isinstance(v, list) else [v]):
+            if isinstance(text, str) and _CONTROL.search(text):
+                _fail(path, f"run '{name}': {key} contains a control character "
+                            f"(U+{ord(_CONTROL.search(text).group()):04X}); allowed: "
+                            "printable text")
     if "summary_only" in opts and not isinstance(opts["summary_only"], bool):
         _fail(path, f"run '{name}': summary_only must be true or false")
     for key in ("set", "vary"):
@@ -166,19 +183,48 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
         opts["rules"] = str((Path(path).parent / opts["rules"]).resolve())
     if command == "sweep" and not opts.get("vary"):
         _fail(path, f"run '{name}': a sweep needs vary = [\"NAME=V1,V2,...\"]")
-    # build the rules now, so a bad option fails before any run starts
+    # build the rules (every variant of a sweep) now, so a bad option fails before
+    # any run starts
     g = get_game(game)
+    policies = opts.get("policy", "random").split(",")
     try:
         if command == "simulate":
             rules = g.build_rules(opts.get("preset"), opts.get("rules"), opts.get("set", ()),
                                   opts.get("players"))
-            g.policy_ids(opts.get("policy", "random").split(","), rules)
+            g.policy_ids(policies, rules)
         else:
-            from .sweep import parse_vary
-            parse_vary(game, opts["vary"])
+            from .sweep import build_variants, parse_vary
+            build_variants(game, parse_vary(game, opts["vary"]), opts.get("preset"),
+                           opts.get("rules"), opts.get("set", ()), opts.get("players"),
+                           policies)
     except TricksimError as exc:
         _fail(path, f"run '{name}': {exc}")
     return BatchRun(name, command, game, opts)
+
+
+def _check_name(path, i, name, names: set) -> None:
+    """A run's name must be a plain folder name of its own: no path separator, no
+    control character, not hidden, not one of the batch's own files, and not the
+    name of another run (letter case aside, for case-insensitive disks)."""
+    if not isinstance(name, str):
+        _fail(path, f"run {i}: name must be a string, got {shown(name)}")
+    quoted = shown(name)
+    if _CONTROL.search(name):
+        _fail(path, f"run {i}: name {quoted} contains a control character "
+                    f"(U+{ord(_CONTROL.search(name).group()):04X}); allowed: a plain folder "
+                    "name")
+    if (not name.strip() or "/" in name or "\\" in name or name.startswith(".")
+            or len(name.encode("utf-8")) > 255):
+        _fail(path, f"run {i}: name {quoted} is not allowed; allowed: a plain folder name "
+                    "(no / or \\, not starting with '.', at most 255 bytes)")
+    if name.casefold() in OWN_FILES:
+        _fail(path, f"run {i}: name {quoted} is not allowed; it would collide with the "
+                    f"batch's own file {name.casefold()} (names not allowed: "
+                    f"{', '.join(sorted(OWN_FILES))})")
+    if name.casefold() in names:
+        _fail(path, f"run {i}: name {quoted} is used twice (run names must differ in more "
+                    "than letter case)")
+    names.add(name.casefold())
 
 
 @dataclass

@@ -18,18 +18,44 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def read_toml(path, what: str, error=RulesError) -> dict:
+#: the largest TOML file read (a rules file or a batch plan is a few hundred bytes;
+#: the cap keeps ``--rules /dev/zero`` or a stray large file from filling memory)
+MAX_TOML_BYTES = 1 << 20
+
+#: integer option values must fit the kernels' int64 rule arrays
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def read_toml(path, what: str, error=RulesError, limit: int = MAX_TOML_BYTES) -> dict:
     """A TOML file's table; ``error`` (one line naming ``what`` and the path) if it
-    is missing, unreadable or not TOML."""
+    is missing, unreadable, larger than ``limit`` bytes, not UTF-8 or not TOML.
+
+    At most ``limit + 1`` bytes are read, so a device such as /dev/zero is
+    refused after a bounded read."""
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            raw = fh.read(limit + 1)
     except FileNotFoundError:
         raise error(f"{what} '{path}' does not exist") from None
+    except OSError as exc:
+        raise error(f"{what} '{path}' cannot be read: {exc.strerror or exc}") from None
+    except ValueError as exc:                  # e.g. a NUL byte in the path
+        raise error(f"{what} {str(path)!r} is not a usable file name: {exc}") from None
+    if len(raw) > limit:
+        raise error(f"{what} '{path}' holds more than {limit:,} bytes; allowed: a TOML "
+                    f"text of at most {limit:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise error(f"{what} '{path}' is not UTF-8 text (byte 0x{raw[exc.start]:02x} on line "
+                    f"{line}); allowed: a TOML file, which is UTF-8") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{what} '{path}' is not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise error(f"{what} '{path}' cannot be read: {exc}") from None
+    except RecursionError:
+        raise error(f"{what} '{path}' nests arrays or tables too deeply") from None
 
 
 @dataclass(frozen=True)
@@ -57,7 +83,7 @@ class Option:
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
-        rng = _range_text(self.lo, self.hi)
+        rng = f" from {self._lo} to {self._hi}"
         if self.kind == "int":
             return "an integer" + rng
         if self.kind == "int_or":
@@ -78,7 +104,7 @@ class Option:
             value = None
         if value is None:
             raise RulesError(
-                f"option '{self.name}': {raw!r} is not allowed; allowed: {self.allowed()}")
+                f"option '{self.name}': {shown(raw)} is not allowed; allowed: {self.allowed()}")
         return value
 
     def _parse(self, raw):
@@ -132,9 +158,20 @@ class Option:
             v = int(raw)
         else:
             return None
-        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+        if not self._lo <= v <= self._hi:
             return None
         return v
+
+    @property
+    def _lo(self) -> int:
+        """The smallest integer allowed: ``lo``, and never below int64."""
+        return INT64_MIN if self.lo is None else max(self.lo, INT64_MIN)
+
+    @property
+    def _hi(self) -> int:
+        """The largest integer allowed: ``hi``, and never above int64 (the kernels'
+        rule arrays are int64)."""
+        return INT64_MAX if self.hi is None else min(self.hi, INT64_MAX)
 
     def to_json(self, value):
         """The value as written in a record's ``rules`` object."""
@@ -151,14 +188,10 @@ class Option:
         return str(value)
 
 
-def _range_text(lo, hi):
-    if lo is not None and hi is not None:
-        return f" from {lo} to {hi}"
-    if lo is not None:
-        return f" of at least {lo}"
-    if hi is not None:
-        return f" of at most {hi}"
-    return ""
+def shown(raw) -> str:
+    """A value as quoted in an error: its repr, cut to 60 characters."""
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,17 @@ def rate_ci(k, n):
 
 
 def mean_ci(total, total_sq, n):
-    """Mean, standard deviation and 95% normal interval of the mean from sums."""
+    """Mean, standard deviation and 95% normal interval of the mean from sums.
+
+    All NaN when n = 0; with n = 1 the mean alone (one value says nothing about
+    the spread, so standard deviation and interval are NaN)."""
     n = int(n)
     if n <= 0:
         return math.nan, math.nan, math.nan, math.nan
     mean = float(total) / n
-    var = max(0.0, float(total_sq) / n - mean * mean) * (n / (n - 1) if n > 1 else 0.0)
+    if n == 1:
+        return mean, math.nan, math.nan, math.nan
+    var = max(0.0, float(total_sq) / n - mean * mean) * (n / (n - 1))
     sd = math.sqrt(var)
     half = _Z * sd / math.sqrt(n)
     return mean, sd, mean - half, mean + half
@@ -68,6 +73,8 @@ def summary_csv_frame(summary: dict) -> pd.DataFrame:
 
 
 def _fmt(v, digits=4):
+    if v is None:
+        return "-"
     if isinstance(v, (float, np.floating)):
         if math.isnan(v):
             return "-"
@@ -179,6 +186,12 @@ ADVANTAGE_METRICS = {
 }
 
 
+#: fewest expected wins per seat for the chi-square test of equal wins: Cochran's
+#: rule, the usual condition for the chi-square approximation, asks for an expected
+#: count of at least 5 in every cell; with fewer the test is not made
+MIN_EXPECTED_WINS = 5
+
+
 def seat_measure(seats: pd.DataFrame):
     """The per-seat measure fairness is judged by: (column, low, high, is_rate)."""
     if "win_rate" in seats:
@@ -196,7 +209,9 @@ def fairness_frame(summary: dict) -> pd.DataFrame:
     - ``win_rate_spread``: highest minus lowest seat win rate (or the spread of
       the mean score per deal where a game has no per-seat wins);
     - ``equal_wins_chi2`` / ``equal_wins_p``: chi-square test (scipy.stats.chisquare)
-      that all seats win equally often, over the games that had a winner;
+      that all seats win equally often, over the games that had a winner; NaN
+      (no test) with fewer than MIN_EXPECTED_WINS wins expected per seat, as
+      :func:`fairness_note` says;
     - ``*_advantage``: a first-leader or dealer win rate minus its fair share,
       with its 95% Wilson interval shifted the same way.
     """
@@ -210,10 +225,13 @@ def fairness_frame(summary: dict) -> pd.DataFrame:
         rows.append((name, float(seats[col].max() - seats[col].min()), math.nan, math.nan))
     if "wins" in seats and n > 1:
         wins = seats["wins"].to_numpy(dtype=np.float64)
-        if wins.sum() > 0:
+        if wins.sum() >= MIN_EXPECTED_WINS * n:
             res = _st.chisquare(wins)
-            rows.append(("equal_wins_chi2", float(res.statistic), math.nan, math.nan))
-            rows.append(("equal_wins_p", float(res.pvalue), math.nan, math.nan))
+            chi2, p = float(res.statistic), float(res.pvalue)
+        else:
+            chi2 = p = math.nan
+        rows.append(("equal_wins_chi2", chi2, math.nan, math.nan))
+        rows.append(("equal_wins_p", p, math.nan, math.nan))
     game = summary.get("game")
     if game is not None:
         for metric, fair in ADVANTAGE_METRICS.items():
@@ -224,6 +242,19 @@ def fairness_frame(summary: dict) -> pd.DataFrame:
                 rows.append((metric.replace("_win_rate", "") + "_advantage", v - f, lo - f,
                              hi - f))
     return metric_frame(rows)
+
+
+def fairness_note(summary: dict) -> str | None:
+    """Why a summary has no chi-square test of equal wins (too few wins), or None."""
+    seats = summary.get("seats")
+    if seats is None or "wins" not in seats or len(seats) < 2:
+        return None
+    total, n = int(seats["wins"].sum()), len(seats)
+    if total >= MIN_EXPECTED_WINS * n:
+        return None
+    return (f"no chi-square test of equal wins: {total:,} win{'s' if total != 1 else ''} "
+            f"among {n} seats, {total / n:.2g} expected per seat; the test needs at least "
+            f"{MIN_EXPECTED_WINS} per seat ({MIN_EXPECTED_WINS * n} wins)")
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:

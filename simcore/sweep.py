@@ -20,7 +20,8 @@ from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
-from .stats import markdown_table, seat_measure, write_csv, write_parquet, write_text
+from .stats import (fairness_note, markdown_table, seat_measure, write_csv, write_parquet,
+                    write_text)
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -94,23 +95,11 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     from .bits import seed_from_entropy
     g = get_game(game)
     names = [n for n, _ in vary]
-    if players is not None and "players" in names:
-        raise TricksimError("--players and --vary players both given; use one")
-    combos = list(itertools.product(*[vals for _, vals in vary]))
+    built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
     if seed is None and out is not None and resume:
         seed = _recorded_seed(Path(out) / "variants")
     seed = seed_from_entropy() if seed is None else seed
     book = g.rulebook
-    built = []
-    for combo in combos:
-        assign = dict(zip(names, combo))
-        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
-        try:
-            rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
-        except TricksimError as exc:
-            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
-        g.policy_ids(policies, rules)  # check the policy list fits every variant first
-        built.append((assign, rules))
     total = games * len(built)
     runs = []
     own = None
@@ -137,6 +126,29 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
     return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
                        labels=labels)
+
+
+def build_variants(game: str, vary, preset=None, rules_file=None, assignments=(),
+                   players=None, policies=None) -> list[tuple[dict, RuleSet]]:
+    """Every combination of the varied options as (assignment, rule set), each rule set
+    built and checked, and the policy list checked against each, before anything is
+    played; a TricksimError names the first variant that cannot be played."""
+    g = get_game(game)
+    names = [n for n, _ in vary]
+    if players is not None and "players" in names:
+        raise TricksimError("--players and --vary players both given; use one")
+    book = g.rulebook
+    built = []
+    for combo in itertools.product(*[vals for _, vals in vary]):
+        assign = dict(zip(names, combo))
+        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
+        try:
+            rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
+        except TricksimError as exc:
+            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
+        g.policy_ids(policies, rules)  # check the policy list fits every variant first
+        built.append((assign, rules))
+    return built
 
 
 def _recorded_seed(variants: Path):
@@ -191,6 +203,8 @@ def fairness_line(label: str, run: RunResult) -> str:
     if p is not None and not math.isnan(p):
         verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
         text += f"; chi-square test of equal wins p = {p:.3g}: {verdict}"
+    elif fairness_note(run.summary):
+        text += "; " + fairness_note(run.summary)
     for key, value in metrics.items():
         if key.endswith("_advantage"):
             text += f"; {key.replace('_', ' ')} {100 * value:+.1f} points"
@@ -291,6 +305,37 @@ class CompareResult:
     run_a: RunResult
     run_b: RunResult
     table: pd.DataFrame
+    #: why no test was made (too few games), or "" when every row was tested
+    note: str = ""
+
+
+#: fewest games for a paired test: the t test treats the mean per-game difference as
+#: normal, and for differences that take a few values (a win: -1, 0 or 1) the usual
+#: rule for the central limit theorem to make that good enough is about 30 pairs;
+#: below it (and at 1 game, where no spread can be estimated at all) a p-value would
+#: be a guess, so the figures are given without a test
+MIN_PAIRED_GAMES = 30
+
+
+def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
+    """(low, high, p-value) of the mean paired difference ``xb - xa``.
+
+    Scipy's paired t test (``ttest_rel``) with its 95% interval.  Where every
+    game differs by the same amount the t test is undefined: the interval is
+    that amount and the p-value the exact sign test's (1 when the amount is 0,
+    else 2 * 0.5**n).  NaN for all three with fewer than MIN_PAIRED_GAMES games.
+    """
+    diff = xb - xa
+    n = len(diff)
+    if n < MIN_PAIRED_GAMES:
+        return math.nan, math.nan, math.nan
+    mean = float(diff.mean())
+    if np.all(diff == diff[0]):
+        pvalue = 1.0 if mean == 0 else float(_st.binomtest(n, n).pvalue)
+        return mean, mean, pvalue
+    res = _st.ttest_rel(xb, xa)
+    ci = res.confidence_interval(0.95)
+    return float(ci.low), float(ci.high), float(res.pvalue)
 
 
 def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=10_000,
@@ -299,7 +344,9 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
 
     For each seat and measure (win indicator, final score), the mean paired
     difference with its 95% interval and p-value come from scipy's paired t
-    test (``scipy.stats.ttest_rel``); ``significant`` means p < 0.05.
+    test (``scipy.stats.ttest_rel``, see :func:`paired_test`); ``significant``
+    means p < 0.05.  With fewer than MIN_PAIRED_GAMES games there is no test:
+    interval and p-value are NaN, ``significant`` is None, and ``note`` says why.
     """
     from .bits import seed_from_entropy
     g = get_game(game)
@@ -322,17 +369,14 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     for measure in a:
         for p in range(n):
             xa, xb = a[measure][:, p], b[measure][:, p]
-            diff = xb - xa
-            mean = float(diff.mean())
-            if np.all(diff == diff[0]):  # no variance: the t test is undefined
-                low = high = mean
-                pvalue = 1.0 if mean == 0 else 0.0
-            else:
-                res = _st.ttest_rel(xb, xa)
-                ci = res.confidence_interval(0.95)
-                low, high, pvalue = float(ci.low), float(ci.high), float(res.pvalue)
+            low, high, pvalue = paired_test(xa, xb)
             rows.append({"measure": measure, "seat": p, "policy": run_a.policies[p],
-                         "a": float(xa.mean()), "b": float(xb.mean()), "diff": mean,
-                         "low": low, "high": high, "p_value": pvalue,
-                         "significant": bool(pvalue < 0.05)})
-    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows))
+                         "a": float(xa.mean()), "b": float(xb.mean()),
+                         "diff": float((xb - xa).mean()), "low": low, "high": high,
+                         "p_value": pvalue,
+                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
+    note = "" if games >= MIN_PAIRED_GAMES else (
+        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
+        f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
+        f"trustworthy); the figures are the observed means only")
+    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note)

@@ -17,9 +17,9 @@ option        value                       allowed                               
 players       4                           an integer from 3 to 5                                                number of players
 values        -3,-2,-1,1,2,3,4,5,6,7,8,9  a list of at least 1 distinct values from -3 -2 -1 1 2 3 4 5 6 7 8 9  number values in the deck (4-5 players: all twelve; 3 players: -3 1..8)
 hand_size     12                          an integer from 1 to 50                                               cards per hand (5 players 10, else 12); cards left over are set aside unseen
-limit         40                          an integer of at least 1                                              a cumulative score above this is bust; exactly it is allowed
+limit         40                          an integer from 1 to 1000000000                                       a cumulative score above this is bust; exactly it is allowed
 pairs         cancel                      one of cancel, keep                                                   cancel: a collected value already in the pile discards both; keep: no cancelling
-floor         0                           an integer or none                                                    cumulative score never drops below this (an integer below limit), or none
+floor         0                           an integer from -1000000000 to 1000000000 or none                     cumulative score never drops below this (an integer below limit), or none
 first_leader  random                      one of random, seat0                                                  leader of the first round
 tie_lead      random                      one of random, after_last                                             later rounds the lowest score leads; among tied: random, or after_last (first tied seat after the previous round's leader, that leader last)
 all_bust      none                        one of none, highest                                                  everybody bust: none (no winner) or highest (the highest unique score wins)
@@ -157,7 +157,7 @@ USER_ERRORS = [
     ("bad value", ["simulate", "schadenfreude", "--set", "pairs=maybe"], 1,
      "option 'pairs': 'maybe' is not allowed; allowed: one of cancel, keep"),
     ("bad number", ["simulate", "schadenfreude", "--set", "limit=lots"], 1,
-     "option 'limit': 'lots' is not allowed; allowed: an integer of at least 1"),
+     "option 'limit': 'lots' is not allowed; allowed: an integer from 1 to 1000000000"),
     ("bad list value", ["simulate", "schadenfreude", "--set", "values=0,1,2"], 1,
      "option 'values'"),
     ("duplicate list value", ["simulate", "schadenfreude", "--set", "values=1,1,2"], 1,

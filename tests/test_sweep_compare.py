@@ -92,7 +92,7 @@ def test_cli_sweep_writes_table_plots_and_report(invoke):
 @pytest.mark.parametrize("vary, message", [
     ("limit", "--vary expects NAME=V1,V2,..., got 'limit'"),
     ("colour=red,blue", "unknown option 'colour' for schadenfreude"),
-    ("limit=30,x", "option 'limit': 'x' is not allowed; allowed: an integer of at least 1"),
+    ("limit=30,x", "option 'limit': 'x' is not allowed; allowed: an integer from 1 to 1000000000"),
     ("limit=30,30", "--vary limit lists a value twice"),
     ("limit=", "--vary limit= gives no values"),
     ("players=3,6", "option 'players': '6' is not allowed; allowed: an integer from 3 to 5"),

@@ -7,6 +7,11 @@ from .cards import ALL_VALUES, deck_mask
 
 THREE_PLAYER_VALUES = (-3, 1, 2, 3, 4, 5, 6, 7, 8)
 
+#: bound on ``limit`` and ``floor``: a round moves a score by at most 190 points and a
+#: game lasts at most 100,000 rounds, so no reachable score comes near it (larger
+#: values would play the same games) and the kernels' int64 arithmetic is safe
+SCORE_BOUND = 10**9
+
 
 def _default_values(v):
     return THREE_PLAYER_VALUES if v.get("players", 4) == 3 else ALL_VALUES
@@ -25,13 +30,13 @@ OPTIONS = (
            "cards per hand (5 players 10, else 12); cards left over are set aside unseen",
            lo=1, hi=50),
     Option("limit", "int", 40, "a cumulative score above this is bust; exactly it is allowed",
-           lo=1),
+           lo=1, hi=SCORE_BOUND),
     Option("pairs", "choice", "cancel",
            "cancel: a collected value already in the pile discards both; keep: no cancelling",
            choices=("cancel", "keep")),
     Option("floor", "int_or", 0,
            "cumulative score never drops below this (an integer below limit), or none",
-           choices=("none",)),
+           choices=("none",), lo=-SCORE_BOUND, hi=SCORE_BOUND),
     Option("first_leader", "choice", "random", "leader of the first round",
            choices=("random", "seat0")),
     Option("tie_lead", "choice", "random",

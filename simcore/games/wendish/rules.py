@@ -1,10 +1,18 @@
 """Wendish Schafkopf rule options, presets, validation, and the kernels' rule array."""
 import numpy as np
 
+from ...errors import RulesError
 from ...options import Option, RuleBook
 from .cards import SUITS, VARIANT_PLAYERS, VARIANTS
 
 SUIT_CHOICES = ("D", "C", "S", "H")
+
+#: bound on each tariff option (base, schneider, schwarz, solo_base)
+TARIFF_MAX = 10**12
+#: bound on the largest score a game can bring a seat (see ``max_game_score``): far
+#: inside int64, which the kernels add scores in, and inside the integers float64
+#: (the summaries' sums) holds exactly
+GAME_SCORE_MAX = 10**15
 
 
 def _default_deals(v):
@@ -27,10 +35,11 @@ OPTIONS = (
            lo=1, hi=16),
     Option("schneider_below", "int", 30, "a side with fewer card points than this is "
            "Schneider", lo=1, hi=120),
-    Option("base", "int", 1, "value of a normal game or wedding", lo=1),
-    Option("schneider", "int", 1, "added when the losers are Schneider", lo=0),
-    Option("schwarz", "int", 1, "added when the losers took no trick", lo=0),
-    Option("solo_base", "int", 2, "value of a solo (Lust Solo or quiet solo)", lo=1),
+    Option("base", "int", 1, "value of a normal game or wedding", lo=1, hi=TARIFF_MAX),
+    Option("schneider", "int", 1, "added when the losers are Schneider", lo=0, hi=TARIFF_MAX),
+    Option("schwarz", "int", 1, "added when the losers took no trick", lo=0, hi=TARIFF_MAX),
+    Option("solo_base", "int", 2, "value of a solo (Lust Solo or quiet solo)", lo=1,
+           hi=TARIFF_MAX),
 )
 
 PRESETS = {
@@ -41,8 +50,22 @@ PRESETS = {
 }
 
 
+def max_game_score(v) -> int:
+    """The largest score one seat can win or lose in a game under the values ``v``:
+    every deal at the highest tariff, paid by a lone player to all the others."""
+    seats = VARIANT_PLAYERS[VARIANTS.index(v["variant"])]
+    value = max(v["base"], v["solo_base"]) + v["schneider"] + v["schwarz"]
+    return v["deals"] * (seats - 1) * value
+
+
 def _check(v):
-    pass
+    top = max_game_score(v)
+    if top > GAME_SCORE_MAX:
+        raise RulesError(
+            f"options deals, base, solo_base, schneider and schwarz allow a game score of "
+            f"{top:,} = deals {v['deals']} x {seats_of(v) - 1} opponents x "
+            f"(max(base, solo_base) + schneider + schwarz); allowed: at most "
+            f"{GAME_SCORE_MAX:,}")
 
 
 RULEBOOK = RuleBook("wendish", OPTIONS, PRESETS, _check)
