@@ -1,0 +1,114 @@
+"""What generic code (summaries' fairness, sweeps, comparisons, plots) needs to
+know about a game, declared by the game itself instead of guessed from column
+names.
+
+A game returns one ``GameContract`` per rule set (``Game.contract(rules)``):
+the number of seats, the per-seat measures (which summary columns hold them,
+how to read them per game from the ``games`` table, their fair baseline and
+their unit), the game-level figures judged against a baseline (first leader,
+dealer), the summary sections that hold game-level figures, and the tables'
+columns. Generic code reads these and nothing else about a game's shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+
+def per_seat_columns(template: str) -> Callable:
+    """A per-game reader of columns ``template.format(seat=p)`` for every seat:
+    returns an (games, seats) float array."""
+    def read(games, seats: int) -> np.ndarray:
+        return np.stack([games[template.format(seat=p)].to_numpy(np.float64)
+                         for p in range(seats)], axis=1)
+    return read
+
+
+def winner_indicator(column: str = "winner") -> Callable:
+    """A per-game reader turning a winner column (seat or -1) into 0/1 per seat."""
+    def read(games, seats: int) -> np.ndarray:
+        w = games[column].to_numpy()
+        return np.stack([(w == p).astype(np.float64) for p in range(seats)], axis=1)
+    return read
+
+
+@dataclass(frozen=True)
+class SeatMeasure:
+    """One per-seat outcome of a game.
+
+    name: short name (``win``, ``score``); kind: ``rate`` (a share of games, its
+    differences in percentage points) or ``mean`` (a mean of a number, its
+    differences in the game's own ``unit``); column/low/high: where the seats
+    section of a summary holds it and its 95% interval; per_game: reads the
+    per-game, per-seat values from a ``games`` table (None: not per game);
+    fair: the value every seat would have if seats made no difference (None:
+    no such value); unit: what a difference of the mean is counted in.
+    """
+
+    name: str
+    kind: str
+    column: str
+    low: str
+    high: str
+    per_game: Callable | None = None
+    fair: float | None = None
+    unit: str = ""
+
+    @property
+    def is_rate(self) -> bool:
+        return self.kind == "rate"
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """A game-level rate of one distinguished seat (the first leader, the dealer)
+    that fairness compares with the mean seat's rate of the same measure.
+
+    metric: the rate's name in the ``game`` section; label: how reports name the
+    advantage (``first_leader_advantage``); share: the rate an average seat has,
+    from the seats section (default: the mean of the primary measure).
+    """
+
+    metric: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GameContract:
+    """What generic code needs from a game under one rule set."""
+
+    game: str
+    seats: int
+    #: what one row of the ``games`` table is ("game", or "match" in Schnapsen)
+    unit: str
+    #: per-seat measures; the first is the one seat fairness is judged by
+    measures: tuple[SeatMeasure, ...]
+    #: seats-section column with each seat's win count (the equal-wins test), or None
+    wins_column: str | None = None
+    #: distinguished-seat rates compared with the average seat
+    advantages: tuple[Advantage, ...] = ()
+    #: summary sections holding game-level figures (frames of metric, value, low, high)
+    metric_sections: tuple[str, ...] = ("game",)
+    #: game-level metrics that are counts, not figures to plot or compare
+    count_metrics: tuple[str, ...] = ("games",)
+    #: the tables a chunk returns and their columns (per-seat columns with their seat)
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def primary(self) -> SeatMeasure:
+        """The per-seat measure fairness is judged by."""
+        return self.measures[0]
+
+    def measure(self, name: str) -> SeatMeasure:
+        """The per-seat measure called ``name``."""
+        for m in self.measures:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    def per_game(self, games) -> dict[str, np.ndarray]:
+        """Per-game, per-seat values of every measure readable from ``games``."""
+        return {m.name: m.per_game(games, self.seats) for m in self.measures
+                if m.per_game is not None}
