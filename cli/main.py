@@ -207,13 +207,13 @@ def check_records_path(records, out_dir) -> None:
     check_output_path(records)
     path = Path(os.path.realpath(records))
     folder = Path(os.path.realpath(out_dir))
-    own = (path.parent == folder and (path.name in ("run.json", "summary.csv")
-                                      or path.suffix == ".parquet")) \
-        or folder / "chunks" in path.parents
+    own = path == folder or folder / "chunks" in path.parents \
+        or (path.parent == folder and (path.name in ("run.json", "summary.csv")
+                                       or path.suffix == ".parquet"))
     if own:
-        raise TricksimError(f"--records '{records}' would overwrite the run folder's own "
-                            f"file; allowed: any other path (not run.json, summary.csv, a "
-                            f".parquet table or chunks/ of '{out_dir}')")
+        raise TricksimError(f"--records '{records}' would overwrite the run folder or one of "
+                            f"its own files; allowed: any other path (not '{out_dir}' itself, "
+                            "its run.json, summary.csv, .parquet tables or chunks/)")
 
 
 @cli.command()

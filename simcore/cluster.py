@@ -287,10 +287,11 @@ class DaskExecutor:
                 k = pending.pop(fut)
                 try:
                     agg, frames = fut.result()
-                except KilledWorker as exc:
+                except KilledWorker:
                     raise WorkersDied(
-                        f"every Dask worker that played chunk {k} died ({_short(exc)}); the "
-                        "cluster's workers keep dying (out of memory? killed?)") from None
+                        f"every Dask worker that played chunk {k} died, one after another, "
+                        "and Dask gave up on it (KilledWorker): the workers keep dying (out "
+                        "of memory? killed?)") from None
                 except distributed.client.FutureCancelledError as exc:
                     raise TricksimError(f"chunk {k} was cancelled on the cluster "
                                         f"({_short(exc)})") from None
