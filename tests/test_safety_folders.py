@@ -19,7 +19,7 @@ import pytest
 
 from simcore import simulate, write_run
 from simcore.errors import TricksimError
-from simcore.stats import atomic_write, check_output_path, write_text
+from simcore import stats
 
 
 def one_error_line(res, *expected):
@@ -236,15 +236,15 @@ def test_check_output_path_names_each_kind(tmp_path):
     (tmp_path / "file").write_text("x")
     (tmp_path / "folder").mkdir()
     (tmp_path / "link").symlink_to("file")
-    assert check_output_path(tmp_path / "new") == "new"
-    assert check_output_path(tmp_path / "file") == "replace"
+    assert stats.check_output_path(tmp_path / "new") == "new"
+    assert stats.check_output_path(tmp_path / "file") == "replace"
     with pytest.raises(TricksimError, match="is a folder"):
-        check_output_path(tmp_path / "folder")
+        stats.check_output_path(tmp_path / "folder")
     with pytest.raises(TricksimError, match="is a symbolic link"):
-        check_output_path(tmp_path / "link")
+        stats.check_output_path(tmp_path / "link")
     # every writer goes through atomic_write: a sweep's report.md as a link is kept too
     with pytest.raises(TricksimError, match="is a symbolic link"):
-        write_text("report", tmp_path / "link")
+        stats.write_text("report", tmp_path / "link")
     assert (tmp_path / "file").read_text() == "x" and (tmp_path / "link").is_symlink()
 
 
@@ -254,7 +254,7 @@ def test_atomic_write_syncs_the_file_before_the_rename(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(("fsync", fd)), real_fsync(fd)))
     monkeypatch.setattr(os, "replace",
                         lambda a, b: (calls.append(("replace", str(b))), real_replace(a, b)))
-    atomic_write(tmp_path / "out.txt", lambda tmp: open(tmp, "w").write("data"))
+    stats.atomic_write(tmp_path / "out.txt", lambda tmp: open(tmp, "w").write("data"))
     assert [c[0] for c in calls] == ["fsync", "replace"]
     assert (tmp_path / "out.txt").read_text() == "data"
     assert os.listdir(tmp_path) == ["out.txt"]                 # no temporary left behind
