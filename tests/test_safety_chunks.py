@@ -11,7 +11,7 @@ starts at once and memory stays flat.
 from __future__ import annotations
 
 import json
-import os
+import resource
 import signal
 import subprocess
 import sys
@@ -25,6 +25,13 @@ from simcore import simulate
 from simcore.errors import TricksimError
 
 ROOT = Path(__file__).resolve().parents[1]
+#: address space for the subprocesses below: a runner that lists every chunk of a huge
+#: run fails with MemoryError instead of eating the machine's memory
+LIMIT = 8 << 30
+
+
+def limited():
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
 GAMES, CHUNK, SEED = 3000, 500, 8
 COMMAND = ["simulate", "schadenfreude", "--games", GAMES, "--seed", SEED,
            "--chunk-size", CHUNK, "--format", "csv"]
@@ -211,7 +218,7 @@ def test_a_run_of_any_size_starts_at_once_in_flat_memory(tmp_path):
     # today the runner lists every chunk and rebuilds the pending set per chunk: 10**12
     # games never get to their first chunk (the timeout below fails the test instead)
     proc = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=180, preexec_fn=limited)
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(proc.stdout.strip().splitlines()[-1])
     for name, figure in figures.items():
@@ -229,7 +236,8 @@ def test_the_cli_plays_the_first_chunk_of_10_to_the_12_games_at_once(tmp_path):
     out = tmp_path / "x"
     cmd = [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--games",
            str(10**12), "--summary-only", "--seed", "1", "--out", str(out), "--threads", "1"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=limited)
     try:
         deadline = time.monotonic() + 60
         while not (out / "chunks" / "000001.agg.json").exists():
@@ -252,10 +260,13 @@ def test_the_cli_plays_the_first_chunk_of_10_to_the_12_games_at_once(tmp_path):
     assert done == len(list((out / "chunks").glob("*.agg.json")))
 
 
-def test_more_games_than_64_bit_indices_is_one_line(invoke, tmp_path):
-    res = invoke("simulate", "schadenfreude", "--games", 10**30, "--out", "x")
-    assert res.exit_code == 1 and "Traceback" not in res.output
-    assert res.stderr.strip().splitlines() == [
+def test_more_games_than_64_bit_indices_is_one_line(tmp_path):
+    # today: grows to gigabytes listing the chunks (here: MemoryError under the limit)
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "schadenfreude",
+                           "--games", str(10**30), "--out", str(tmp_path / "x")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, preexec_fn=limited)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [
         f"Error: --games {10**30} is not allowed; allowed: a positive integer, at most "
         f"2**63 - 1 = {2**63 - 1}"]
     assert not (tmp_path / "x").exists()
