@@ -193,6 +193,12 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                   if resumed else ""), err=True)
 
 
+def check_dashboard(dashboard: bool, workers) -> None:
+    """Refuse --dashboard when no local cluster is started (--workers)."""
+    if dashboard and workers is None:
+        raise TricksimError("--dashboard needs --workers N (a local Dask cluster)")
+
+
 def check_records_path(records, out_dir) -> None:
     """Refuse a --records path that cannot be written safely, before anything is played.
 
@@ -305,6 +311,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
 
     plan = parse_vary(game, vary)
+    check_dashboard(dashboard, workers)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
@@ -402,6 +409,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     from simcore.batch import load_plan, run_batch
 
     parsed = load_plan(plan)
+    check_dashboard(dashboard, workers if scheduler is not None or workers is not None
+                    else parsed.cluster.get("workers"))
     out_dir = Path(out) if out else Path("results") / f"batch-{Path(plan).stem}"
 
     def step(name, done, total, _bars={}):
