@@ -330,9 +330,11 @@ def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
     env = {"NUMBA_NUM_THREADS": "1"}
     if os.environ.get("NUMBA_CACHE_DIR"):
         env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
+    # the scheduler's HTTP server (health and info pages, and the dashboard if asked
+    # for) on a free port of 127.0.0.1, not Dask's default 8787 on every interface
     options = dict(n_workers=workers, threads_per_worker=1, processes=True, host=LOCALHOST,
-                   dashboard_address=f"{LOCALHOST}:0" if dashboard else None, env=env,
-                   silence_logs=50)
+                   dashboard_address=f"{LOCALHOST}:0", scheduler_kwargs={"dashboard": dashboard},
+                   env=env, silence_logs=50)
     options.update(kwargs)
     return distributed.LocalCluster(**options)
 
