@@ -6,6 +6,7 @@ plays, ``simcore.stats`` formats and writes.
 from __future__ import annotations
 
 import functools
+import logging
 import sys
 import time
 from datetime import datetime
@@ -44,6 +45,21 @@ def user_errors(fn):
                        err=True)
             sys.exit(EXIT_INTERRUPTED)
     return wrapper
+
+
+class _Notes(logging.Handler):
+    """Prints tricksim's notes (a chunk played again, the dashboard's address) on stderr."""
+
+    def emit(self, record):
+        click.echo(record.getMessage(), err=True)
+
+
+def show_notes() -> None:
+    """Send the ``tricksim`` logger's notes (INFO and up) to stderr, once."""
+    log = logging.getLogger("tricksim")
+    if not any(isinstance(h, _Notes) for h in log.handlers):
+        log.addHandler(_Notes())
+    log.setLevel(logging.INFO)
 
 
 class Progress:
@@ -95,7 +111,13 @@ def cluster_options(fn):
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Play the chunks on this Dask cluster (e.g. tcp://host:8786)."),
         click.option("--workers", type=int, default=None,
-                     help="Start a local Dask cluster of N worker processes for the run."),
+                     help="Start a local Dask cluster of N worker processes for the run "
+                          "(listening on 127.0.0.1 only)."),
+        click.option("--dashboard", is_flag=True,
+                     help="With --workers: serve Dask's dashboard on 127.0.0.1 (its address "
+                          "is printed)."),
+        click.option("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                     help="How long to wait for --scheduler to answer  [default: 10]."),
         click.option("--resume/--no-resume", default=True, show_default=True,
                      help="Resume an unfinished run of the same command in the folder "
                           "(--no-resume starts it over)."),
@@ -115,6 +137,7 @@ def cli():
       tricksim rules schadenfreude
       tricksim replay games.jsonl
     """
+    show_notes()
 
 
 @cli.command()
@@ -140,7 +163,8 @@ def cli():
 @cluster_options
 @user_errors
 def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
-             chunk_size, out, records, summary_only, fmt, scheduler, workers, resume):
+             chunk_size, out, records, summary_only, fmt, scheduler, workers, dashboard,
+             connect_timeout, resume):
     """Play GAME many times and summarize.
 
     Prints per-seat win rates (95% Wilson intervals), scores and game-level
@@ -162,9 +186,12 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
     rules = g.build_rules(preset, rules_file, assignments, players)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    if records:
+        check_records_path(records, out_dir)
     result = run_simulation(game, rules, policy.split(","), games, seed, threads, chunk_size,
                             summary_only, Progress(f"{game}"), out=out_dir, resume=resume,
-                            scheduler=scheduler, workers=workers)
+                            scheduler=scheduler, workers=workers, dashboard=dashboard,
+                            connect_timeout=connect_timeout)
     if records:
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
@@ -181,6 +208,35 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                + (f" and {records}" if records else "")
                + (f"; {resumed} of {result.execution['chunks']} chunks were already done"
                   if resumed else ""), err=True)
+
+
+def check_dashboard(dashboard: bool, workers) -> None:
+    """Refuse --dashboard when no local cluster is started (--workers)."""
+    if dashboard and workers is None:
+        raise TricksimError("--dashboard needs --workers N (a local Dask cluster)")
+
+
+def check_records_path(records, out_dir) -> None:
+    """Refuse a --records path that cannot be written safely, before anything is played.
+
+    It must be a new or regular file, a character device or a pipe (see
+    ``simcore.stats.check_output_path``), and not one of the run folder's own
+    files (run.json, summary.csv, a table, a chunk file).
+    """
+    import os
+
+    from simcore.stats import check_output_path
+
+    check_output_path(records)
+    path = Path(os.path.realpath(records))
+    folder = Path(os.path.realpath(out_dir))
+    own = path == folder or folder / "chunks" in path.parents \
+        or (path.parent == folder and (path.name in ("run.json", "summary.csv")
+                                       or path.suffix == ".parquet"))
+    if own:
+        raise TricksimError(f"--records '{records}' would overwrite the run folder or one of "
+                            f"its own files; allowed: any other path (not '{out_dir}' itself, "
+                            "its run.json, summary.csv, .parquet tables or chunks/)")
 
 
 @cli.command()
@@ -256,7 +312,7 @@ def rules(game, preset, players):
 @cluster_options
 @user_errors
 def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
-          chunk_size, out, fmt, scheduler, workers, resume):
+          chunk_size, out, fmt, scheduler, workers, dashboard, connect_timeout, resume):
     """Play every combination of varied rule options on the same seeds.
 
     Each variant plays the same game indices from the same seed (common random
@@ -272,12 +328,14 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
 
     plan = parse_vary(game, vary)
+    check_dashboard(dashboard, workers)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
                        policy.split(","), games, seed, threads, chunk_size,
                        Progress(f"{game} sweep"), out=out_dir, resume=resume,
-                       scheduler=scheduler, workers=workers)
+                       scheduler=scheduler, workers=workers, dashboard=dashboard,
+                       connect_timeout=connect_timeout)
     result.command = " ".join(
         ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
         + [f"--set {a}" for a in assignments]
@@ -357,7 +415,7 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the gathered table is printed.")
 @user_errors
-def batch(plan, out, threads, scheduler, workers, resume, fmt):
+def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, resume, fmt):
     """Play the runs of a PLAN.toml one after another and gather their summaries.
 
     Each [[run]] is a simulate or sweep with its options; runs go to
@@ -372,13 +430,16 @@ def batch(plan, out, threads, scheduler, workers, resume, fmt):
     from simcore.batch import load_plan, run_batch
 
     parsed = load_plan(plan)
+    check_dashboard(dashboard, workers if scheduler is not None or workers is not None
+                    else parsed.cluster.get("workers"))
     out_dir = Path(out) if out else Path("results") / f"batch-{Path(plan).stem}"
 
     def step(name, done, total, _bars={}):
         bar = _bars.setdefault(name, Progress(name))
         bar(done, total)
 
-    result = run_batch(parsed, out_dir, scheduler, workers, threads, resume, step)
+    result = run_batch(parsed, out_dir, scheduler, workers, threads, resume, step,
+                       dashboard=dashboard, connect_timeout=connect_timeout)
     table = result.table
     if fmt == "table":
         for name, folder in result.folders.items():

@@ -240,12 +240,14 @@ class BatchResult:
 def run_batch(plan: BatchPlan, out, scheduler: str | None = None, workers: int | None = None,
               threads: int | None = None, resume: bool = True,
               progress: Callable[[str, int, int], None] | None = None,
-              client=None) -> BatchResult:
+              client=None, dashboard: bool = False,
+              connect_timeout: float | None = None) -> BatchResult:
     """Play the plan's runs one after another into ``out``; gather their summaries.
 
     The chunks of every run go to one executor: the Dask cluster at
     ``scheduler``, a local cluster of ``workers`` processes started once for
-    the batch, an existing ``client``, or numba threads in this process.
+    the batch, an existing ``client``, or numba threads in this process
+    (``dashboard``, ``connect_timeout``: as for ``simulate``).
     """
     from .cluster import DaskExecutor
     out = Path(out)
@@ -260,7 +262,8 @@ def run_batch(plan: BatchPlan, out, scheduler: str | None = None, workers: int |
     state["plan"] = str(plan.path)
     own = None
     if client is None and (scheduler is not None or workers is not None):
-        own = DaskExecutor(scheduler=scheduler, workers=workers)
+        own = DaskExecutor(scheduler=scheduler, workers=workers, dashboard=dashboard,
+                           connect_timeout=connect_timeout)
         client = own.client
     played, skipped, folders, parts = [], [], {}, []
     try:

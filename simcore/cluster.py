@@ -12,18 +12,39 @@ given, in completion order:
 - :class:`LocalExecutor`: chunks one after another in this process, each
   spread over ``threads`` numba threads (the embedded default);
 - :class:`DaskExecutor`: chunks as tasks on a Dask cluster, either an existing
-  one (``scheduler`` address) or a ``distributed.LocalCluster`` of ``workers``
-  processes started for the run.  A bounded window of chunks is in flight at
-  a time; results come back to this process, which alone writes the run folder,
-  so workers need no shared file system.
+  one (``scheduler`` address, checked to answer as a Dask scheduler within a
+  timeout) or a ``distributed.LocalCluster`` of ``workers`` processes started
+  for the run, listening on 127.0.0.1 only and without a dashboard unless one
+  is asked for.  A bounded window of chunks is in flight at a time, taken
+  lazily from the chunks to play; results come back to this process, which
+  alone writes the run folder, so workers need no shared file system.
 """
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
+import logging
 import os
+import re
 from typing import Iterable, Iterator
 
 from .errors import TricksimError
+
+#: seconds to wait for a scheduler to answer (``--connect-timeout``)
+CONNECT_TIMEOUT = 10.0
+#: the host a local cluster's scheduler, workers and dashboard listen on
+LOCALHOST = "127.0.0.1"
+
+log = logging.getLogger("tricksim")
+
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
+                      r":(\d{1,5})")
+_ALLOWED_ADDRESS = "tcp://HOST:PORT or tls://HOST:PORT (e.g. tcp://10.0.0.5:8786)"
+
+
+class WorkersDied(TricksimError):
+    """Every worker that tried a chunk died: the cluster cannot play this run."""
 
 
 def _rules_state(rules) -> tuple[str, dict]:
@@ -104,19 +125,109 @@ def _import_distributed():
     return distributed
 
 
+def check_address(address) -> str:
+    """``address`` if it looks like a Dask scheduler address, else a one-line TricksimError."""
+    if not isinstance(address, str) or not address.strip():
+        raise TricksimError(f"--scheduler {address!r} is empty; allowed: {_ALLOWED_ADDRESS}")
+    m = _ADDRESS.fullmatch(address.strip())
+    if m is None or not 1 <= int(m[3]) <= 65535:
+        raise TricksimError(f"--scheduler '{address}' is not a Dask scheduler address; "
+                            f"allowed: {_ALLOWED_ADDRESS}")
+    return address.strip()
+
+
+def check_timeout(timeout) -> float:
+    """A connect timeout in seconds (default :data:`CONNECT_TIMEOUT`), checked."""
+    if timeout is None:
+        return CONNECT_TIMEOUT
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) \
+            or not 0 < timeout <= 3600:
+        raise TricksimError(f"--connect-timeout {timeout} is not allowed; allowed: more than "
+                            "0 and at most 3600 seconds")
+    return float(timeout)
+
+
+def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Check that a Dask scheduler answers at ``address`` within ``timeout`` seconds.
+
+    Connects, asks for the server's identity and expects a scheduler's: a
+    closed port, a server that does not speak Dask's protocol (or says
+    nothing) and a Dask worker's port all give a one-line TricksimError in
+    bounded time, where ``distributed.Client`` would wait for minutes.  TLS
+    settings come from Dask's configuration, as for the client itself.
+    """
+    import socket
+    import time
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    address = check_address(address)
+    m = _ADDRESS.fullmatch(address)
+    host, port = m[2].strip("[]"), int(m[3])
+    t0 = time.monotonic()
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        reason = (f"no answer within {timeout:g} s; --connect-timeout sets the wait"
+                  if isinstance(exc, TimeoutError) else (exc.strerror or _short(exc)))
+        raise TricksimError(f"cannot reach the Dask scheduler at '{address}' ({reason})") \
+            from None
+    left = max(0.5, timeout - (time.monotonic() - t0))
+
+    async def ask():
+        comm = await connect(address, timeout=left, **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded():
+        return await asyncio.wait_for(ask(), left)
+
+    # in a thread of its own: the caller may already run an event loop (Jupyter)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        try:
+            reply = pool.submit(asyncio.run, bounded()).result()
+        except (asyncio.TimeoutError, TimeoutError):
+            raise TricksimError(f"'{address}' accepts connections but no Dask scheduler "
+                                f"answered there within {timeout:g} s; check the address and "
+                                "port (--connect-timeout sets the wait)") from None
+        except Exception:  # noqa: BLE001  (garbage in reply, closed connection, TLS...)
+            raise TricksimError(f"'{address}' answers but not as a Dask scheduler (not Dask's "
+                                "protocol, or TLS settings that do not match); give the "
+                                "scheduler's address") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise TricksimError(f"'{address}' is not a Dask scheduler (it answered as "
+                            f"{kind or 'something else'}); give the scheduler's address")
+
+
 class DaskExecutor:
     """Chunks as Dask tasks on an existing cluster or on a LocalCluster started here."""
 
+    #: what a task runs (a chunk's play); tests replace it
+    task = staticmethod(play_chunk)
+
     def __init__(self, scheduler: str | None = None, workers: int | None = None,
-                 client=None, window: int | None = None, connect_timeout: float = 10.0):
+                 client=None, window: int | None = None,
+                 connect_timeout: float | None = None, dashboard: bool = False):
         distributed = _import_distributed()
+        timeout = check_timeout(connect_timeout)
         self._own: list = []
+        self.dashboard = None
         if client is not None:
             self.client = client
             where = str(getattr(client, "scheduler", None) and client.scheduler.address)
-        elif scheduler:
+        elif scheduler is not None:
+            if dashboard:
+                raise TricksimError("--dashboard goes with --workers (a cluster started here); "
+                                    "an existing cluster has its own")
+            scheduler = check_address(scheduler)
+            probe_scheduler(scheduler, timeout)
             try:
-                self.client = distributed.Client(scheduler, timeout=connect_timeout,
+                self.client = distributed.Client(scheduler, timeout=timeout,
                                                  set_as_default=False)
             except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise TricksimError(f"cannot reach the Dask scheduler at '{scheduler}' "
@@ -125,13 +236,18 @@ class DaskExecutor:
             self._own.append(self.client)
             where = scheduler
         else:
-            if workers is None or workers < 1:
+            if workers is None or isinstance(workers, bool) or not isinstance(workers, int) \
+                    or workers < 1:
                 raise TricksimError(f"--workers {workers} is not allowed; allowed: a "
                                     "positive integer")
-            cluster = start_local_cluster(workers)
+            cluster = start_local_cluster(workers, dashboard=dashboard)
+            self._own.append(cluster)
             self.client = distributed.Client(cluster, set_as_default=False)
-            self._own += [self.client, cluster]
+            self._own.insert(0, self.client)
             where = f"local cluster of {workers} processes"
+            if dashboard:
+                self.dashboard = cluster.dashboard_link
+                log.info(f"Dask dashboard (this machine only): {self.dashboard}")
         self.window = window
         self.description = {"executor": "dask", "scheduler": where}
 
@@ -147,9 +263,8 @@ class DaskExecutor:
 
     def run(self, plan, chunks: Iterable[int]) -> Iterator[tuple[int, dict, dict | None]]:
         distributed = _import_distributed()
-        todo = list(chunks)
-        if not todo:
-            return
+        from distributed.scheduler import KilledWorker
+        queue = iter(chunks)            # taken lazily: never listed whole
         state = _rules_state(plan.rules)
         policies = list(plan.policies)
         key = f"tricksim-{plan.game}-{plan.seed}-{os.getpid()}-{id(self)}"
@@ -157,22 +272,32 @@ class DaskExecutor:
 
         def submit(k):
             start, count = plan.chunk_range(k)
-            fut = self.client.submit(play_chunk, plan.game, state, policies, plan.seed, start,
+            fut = self.client.submit(self.task, plan.game, state, policies, plan.seed, start,
                                      count, plan.summary_only, key=f"{key}-{k}", pure=False,
                                      retries=2)
             pending[fut] = k
             return fut
 
-        queue = iter(todo)
         first = [submit(k) for _, k in zip(range(self._window()), queue)]
+        if not first:
+            return
         done_iter = distributed.as_completed(first, loop=self.client.loop)
         try:
             for fut in done_iter:
                 k = pending.pop(fut)
                 try:
                     agg, frames = fut.result()
+                except KilledWorker:
+                    raise WorkersDied(
+                        f"every Dask worker that played chunk {k} died, one after another, "
+                        "and Dask gave up on it (KilledWorker): the workers keep dying (out "
+                        "of memory? killed?)") from None
                 except distributed.client.FutureCancelledError as exc:
-                    raise TricksimError(f"chunk {k} was cancelled on the cluster ({exc})") \
+                    raise TricksimError(f"chunk {k} was cancelled on the cluster "
+                                        f"({_short(exc)})") from None
+                except ImportError as exc:
+                    raise TricksimError(f"chunk {k} failed on a Dask worker: {_short(exc)} "
+                                        "(is the same tricksim installed on every worker?)") \
                         from None
                 fut.release()
                 nxt = next(queue, None)
@@ -190,22 +315,43 @@ class DaskExecutor:
         self._own = []
 
 
-def start_local_cluster(workers: int, **kwargs):
-    """A ``distributed.LocalCluster`` of ``workers`` processes, one numba thread each."""
+def _short(exc) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
+    """A ``distributed.LocalCluster`` of ``workers`` processes, one numba thread each.
+
+    Private to this machine: the scheduler and workers listen on 127.0.0.1 only,
+    and there is no dashboard unless ``dashboard`` (then on 127.0.0.1, a free port).
+    """
     distributed = _import_distributed()
     env = {"NUMBA_NUM_THREADS": "1"}
     if os.environ.get("NUMBA_CACHE_DIR"):
         env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
-    options = dict(n_workers=workers, threads_per_worker=1, processes=True,
-                   dashboard_address=":0", env=env, silence_logs=50)
+    # the scheduler's HTTP server (health and info pages, and the dashboard if asked
+    # for) on a free port of 127.0.0.1, not Dask's default 8787 on every interface
+    options = dict(n_workers=workers, threads_per_worker=1, processes=True, host=LOCALHOST,
+                   dashboard_address=f"{LOCALHOST}:0", scheduler_kwargs={"dashboard": dashboard},
+                   env=env, silence_logs=50)
     options.update(kwargs)
     return distributed.LocalCluster(**options)
 
 
-def make_executor(threads: int, scheduler=None, workers=None, client=None):
-    """The executor for a run: Dask if a scheduler, workers or client is given, else threads."""
+def make_executor(threads: int, scheduler=None, workers=None, client=None,
+                  dashboard: bool = False, connect_timeout: float | None = None):
+    """The executor for a run: Dask if a scheduler, workers or client is given, else threads.
+
+    ``dashboard``: show Dask's dashboard of a local cluster (``workers``), on
+    127.0.0.1; ``connect_timeout``: seconds to wait for ``scheduler`` to answer.
+    """
     if scheduler is not None and workers is not None:
         raise TricksimError("give --scheduler or --workers, not both")
     if client is not None or scheduler is not None or workers is not None:
-        return DaskExecutor(scheduler=scheduler, workers=workers, client=client)
+        return DaskExecutor(scheduler=scheduler, workers=workers, client=client,
+                            dashboard=dashboard, connect_timeout=connect_timeout)
+    if dashboard:
+        raise TricksimError("--dashboard needs --workers N (a local Dask cluster)")
+    check_timeout(connect_timeout)
     return LocalExecutor(threads)

@@ -18,13 +18,18 @@ import pandas as pd
 
 from . import __version__
 from .bits import seed_from_entropy
+from .checkpoint import FORMAT
 from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
 from .stats import add_sums, fairness_frame
 
 DEFAULT_CHUNK = 1 << 16
+#: the largest chunk: its tables are held in memory while it is played
+MAX_CHUNK = 1 << 24
 MAX_SEED = 2**63 - 1
+#: game indices are 64-bit signed integers in the kernels
+MAX_GAMES = 2**63 - 1
 
 
 @dataclass
@@ -51,6 +56,7 @@ class RunResult:
         """The ``run.json`` contents."""
         agg = self.aggregates
         info = {
+            "format": FORMAT,
             "version": __version__,
             "game": self.game,
             "rules": self.rules.to_dict(),
@@ -62,6 +68,7 @@ class RunResult:
             "chunk_size": self.chunk_size,
             "wall_time_s": round(self.wall_time, 6),
             "games_per_s": round(self.games / self.wall_time, 1) if self.wall_time > 0 else None,
+            "tables": sorted(self.tables),
         }
         if self.played is not None:
             info["games_played"] = self.played
@@ -92,7 +99,8 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
              chunk_size: int | None = None, summary_only: bool = False,
              progress: Callable[[int, int], None] | None = None, *, out=None,
              resume: bool = True, scheduler: str | None = None, workers: int | None = None,
-             client=None) -> RunResult:
+             client=None, dashboard: bool = False,
+             connect_timeout: float | None = None) -> RunResult:
     """Play ``games`` games of ``game`` and summarize them.
 
     rules: a RuleSet (default: the game's default preset); policies: a list of
@@ -107,11 +115,14 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     played; a seed or chunk size left None is taken from it), a different
     plan there is refused, ``resume=False`` starts it over; a folder holding
     the same run finished is reused without playing, one holding a different
-    finished run is overwritten.  scheduler: the
-    address of a Dask scheduler to play the chunks on; workers: start a local
-    Dask cluster of that many processes; client: an existing
-    ``distributed.Client``.  Results are identical whichever way a run is
-    played, interrupted or resumed.
+    finished run is overwritten; a folder that is not empty and not
+    tricksim's is refused.  scheduler: the address of a Dask scheduler to
+    play the chunks on (checked within ``connect_timeout`` seconds, default
+    10); workers: start a local Dask cluster of that many processes, private
+    to this machine (``dashboard``: with Dask's dashboard, on 127.0.0.1);
+    client: an existing ``distributed.Client``.  Results are identical
+    whichever way a run is played, interrupted or resumed.  Chunks to play are
+    found lazily, so a run of any size starts at once in constant memory.
 
     Example::
 
@@ -123,8 +134,9 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     g = get_game(game)
     if rules is None:
         rules = g.build_rules()
-    if games < 1:
-        raise TricksimError(f"--games {games} is not allowed; allowed: a positive integer")
+    if not 1 <= games <= MAX_GAMES:
+        raise TricksimError(f"--games {games} is not allowed; allowed: a positive integer, "
+                            f"at most 2**63 - 1 = {MAX_GAMES}")
     if out is not None and resume and (seed is None or chunk_size is None):
         from .checkpoint import ChunkStore
         recorded = ChunkStore.recorded_plan(out) or {}
@@ -139,18 +151,64 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     names, ids = g.policy_ids(policies, rules)
     threads = resolve_threads(threads)
     chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
-    if chunk < 1:
-        raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive integer")
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
+                            f"integer, at most {MAX_CHUNK}")
     if scheduler is None and workers is None and client is None:
         g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     from .checkpoint import RunPlan
     from .cluster import make_executor
     plan = RunPlan(game, rules, tuple(names), seed, games, chunk, bool(summary_only))
-    executor = make_executor(threads, scheduler, workers, client)
+    executor = make_executor(threads, scheduler, workers, client, dashboard=dashboard,
+                             connect_timeout=connect_timeout)
     try:
         return _run_chunked(plan, executor, threads, out, resume, progress)
     finally:
         executor.close()
+
+
+class _InOrder:
+    """The chunks' aggregates summed in chunk order, whatever order they arrive in.
+
+    A chunk that arrives early is kept until those before it have come, unless
+    it is saved in a run folder: then it is read back when its turn comes.
+    So memory holds at most the chunks that arrived early, never the whole run.
+    """
+
+    def __init__(self, plan, store):
+        self.plan = plan
+        self.store = store
+        self.next = 0
+        self.early: dict[int, dict] = {}
+        self.total: dict | None = None
+
+    def add(self, k: int, agg: dict, keep: bool) -> None:
+        """Chunk ``k``'s aggregates; ``keep``: hold them if they came early."""
+        if k == self.next:
+            self._absorb(agg)
+            self._drain()
+        elif keep:
+            self.early[k] = agg
+
+    def _absorb(self, agg: dict) -> None:
+        self.total = add_sums(self.total, agg)
+        self.next += 1
+
+    def _drain(self) -> None:
+        while self.next < self.plan.chunks:
+            if self.next in self.early:
+                self._absorb(self.early.pop(self.next))
+            elif self.store is not None and self.next in self.store.done:
+                self._absorb(self.store.load_aggregates(self.next))
+            else:
+                break
+
+    def result(self) -> dict:
+        """The sum over every chunk."""
+        self._drain()
+        if self.next < self.plan.chunks:
+            raise TricksimError(f"chunk {self.next} of the run was never played")
+        return self.total
 
 
 def _run_chunked(plan, executor, threads: int, out, resume: bool,
@@ -158,62 +216,87 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
     """Play a plan's chunks on an executor, checkpointed into ``out`` if given.
 
     The summary is the sum of the chunks' aggregates in index order and the
-    tables the chunks' frames in index order, as in the plain loop of
-    ``simulate``, so the results are the same bit for bit.
+    tables the chunks' frames in index order, however the chunks were played,
+    so the results are the same bit for bit.  The chunks to play are generated
+    lazily (nothing proportional to the run's length is built up front).
     """
-    from .checkpoint import ChunkStore
+    from .checkpoint import ChunkStore, encode_aggregates
+    from .cluster import WorkersDied
     g = get_game(plan.game)
     store = ChunkStore.open(out, plan, resume) if out is not None else None
     if store is not None:
         store.execution = dict(executor.description)
-    aggs: dict[int, dict] = {}
+    totals = _InOrder(plan, store)
     frames: dict[int, dict] = {}
-    todo = store.missing() if store is not None else list(range(plan.chunks))
-    done_games = sum(plan.chunk_range(k)[1] for k in range(plan.chunks) if k not in set(todo))
-    played = 0
+    counts = {"done": 0, "played": 0}
     t0 = time.perf_counter()
-    if progress and done_games:
-        progress(done_games, plan.games)
-    if store is not None and store.finished is not None:
-        todo = []                           # this very run is in the folder, finished
-    for k, agg, fr in executor.run(plan, todo):
-        if store is not None:
-            store.save(k, agg, fr)
-        elif fr is not None:
-            frames[k] = fr
-        aggs[k] = agg
-        count = plan.chunk_range(k)[1]
-        played += count
-        done_games += count
+
+    def found(k, agg):                  # a chunk of an earlier attempt, checked on disk
+        totals.add(k, agg, keep=False)
+        counts["done"] += plan.chunk_range(k)[1]
         if progress:
-            progress(done_games, plan.games)
-    total = None if store is None else store.finished
-    for k in range(plan.chunks if total is None else 0):
-        part = aggs[k] if k in aggs else store.load_aggregates(k)
-        total = add_sums(total, part)
+            progress(counts["done"], plan.games)
+
+    if store is None:
+        todo = iter(range(plan.chunks))
+    elif store.finished is not None:        # this very run is in the folder, finished
+        todo = iter(())
+        counts["done"] = plan.games
+        if progress:
+            progress(plan.games, plan.games)
+    else:
+        todo = store.pending(found)
+    try:
+        for k, agg, fr in executor.run(plan, todo):
+            if store is not None:
+                store.save(k, agg, fr)
+            elif fr is not None:
+                frames[k] = fr
+            totals.add(k, agg, keep=store is None)
+            count = plan.chunk_range(k)[1]
+            counts["played"] += count
+            counts["done"] += count
+            if progress:
+                progress(counts["done"], plan.games)
+    except WorkersDied as exc:
+        if store is None:
+            raise
+        raise TricksimError(f"{exc}; the run folder '{out}' keeps every finished chunk: run "
+                            "the same command again to resume") from None
+    finally:
+        if store is not None and store.finished is None:
+            try:                        # the exact list of done chunks, however the loop ended
+                store.write_manifest()
+            except TricksimError:
+                pass                    # (a full disk: the error on its way out says so)
     tables: dict[str, pd.DataFrame] = {}
     if store is not None and store.finished is not None:
+        total = store.finished
         tables = store.load_finished_tables()
-    elif not plan.summary_only:
-        kept: dict[str, list] = {}
-        for k in range(plan.chunks):
-            part = frames[k] if store is None else store.load_frames(k)
-            for name, frame in part.items():
-                kept.setdefault(name, []).append(frame)
-        tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
+        resumed = plan.chunks
+    else:
+        total = totals.result()
+        resumed = store.resumed if store is not None else 0
+        if not plan.summary_only:
+            kept: dict[str, list] = {}
+            for k in range(plan.chunks):
+                part = frames.pop(k) if store is None else store.load_frames(k)
+                for name, frame in part.items():
+                    kept.setdefault(name, []).append(frame)
+            tables = {name: pd.concat(parts, ignore_index=True)
+                      for name, parts in kept.items()}
     wall = time.perf_counter() - t0
     summary = g.summarize(total, plan.rules, list(plan.policies))
     summary["fairness"] = fairness_frame(summary)
     execution = dict(executor.description)
     execution["chunks"] = plan.chunks
     if store is not None:
-        from .checkpoint import encode_aggregates
         execution.update(status="complete", plan=plan.key(), chunks_done=[[0, plan.chunks - 1]],
-                         chunks_resumed=plan.chunks - len(todo), tables=sorted(tables),
+                         chunks_resumed=resumed, tables=sorted(tables),
                          aggregates=encode_aggregates(total))
     result = RunResult(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
-                       threads, plan.chunk_size, wall, total, summary, tables, played,
-                       execution)
+                       threads, plan.chunk_size, wall, total, summary, tables,
+                       counts["played"], execution)
     if store is not None and store.finished is None:
         write_run(result, out)
         store.finish()          # the run's own files now hold every chunk
@@ -221,9 +304,18 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
 
 
 def write_run(result: RunResult, out: Path) -> list[Path]:
-    """Write a run folder: the tables as parquet, ``summary.csv`` and ``run.json``."""
+    """Write a run folder: the tables as parquet, ``summary.csv`` and ``run.json``.
+
+    The folder must be new, empty or tricksim's (else a one-line TricksimError);
+    the files of a finished earlier run there are removed first, so none of its
+    tables is left behind, and nothing tricksim did not write is touched.
+    """
+    from .checkpoint import claim_folder, clear_run
     from .stats import summary_csv_frame, write_csv, write_json, write_parquet
     out = Path(out)
+    info = claim_folder(out)
+    if info is not None and info.get("status") == "complete":
+        clear_run(out, info)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, frame in result.tables.items():

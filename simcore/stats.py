@@ -7,15 +7,19 @@ temporary name and renamed, so a file is there whole or not at all.
 """
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
+
+from .errors import TricksimError
 
 CONFIDENCE = 0.95
 _Z = float(_st.norm.ppf(0.5 + CONFIDENCE / 2))
@@ -131,23 +135,88 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def atomic_write(path: Path, write):
-    """Call ``write(tmp)`` on a temporary name beside ``path``, then rename it into
-    place: the file appears whole or not at all."""
+def check_output_path(path) -> str:
+    """How an output file at ``path`` would be written, or a one-line TricksimError.
+
+    ``"new"`` (nothing there) and ``"replace"`` (a regular file) are written to a
+    temporary name and renamed into place; ``"device"`` (a character device such
+    as ``/dev/null``, or a named pipe, also through a symbolic link such as
+    ``/dev/stdout``) is written through, never replaced.  A symbolic link to
+    anything else, a folder, a block device or a socket is refused: renaming
+    over a link would silently drop it and writing through it would silently
+    replace its target.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    os.close(fd)
     try:
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "new"
+    except OSError as exc:
+        raise TricksimError(f"cannot write '{path}': {exc.strerror or exc}") from None
+    mode = st.st_mode
+    if stat.S_ISLNK(mode):
         try:
-            os.unlink(tmp)
+            target = os.stat(path).st_mode
         except OSError:
-            pass
-        raise
+            target = None
+        if target is not None and (stat.S_ISCHR(target) or stat.S_ISFIFO(target)):
+            return "device"
+        raise TricksimError(f"'{path}' is a symbolic link; tricksim neither replaces a link "
+                            "nor writes through it to a file: give the target's own path "
+                            "or a new name")
+    if stat.S_ISREG(mode):
+        return "replace"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "device"
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    raise TricksimError(f"'{path}' is {kind}; allowed: a new or regular file, a character "
+                        "device such as /dev/null, or a named pipe")
+
+
+def atomic_write(path: Path, write):
+    """Call ``write(tmp)`` on a temporary name beside ``path``, sync it to disk and
+    rename it into place: the file appears whole or not at all, even after a crash.
+
+    Only a missing or regular file is replaced; a character device or named pipe
+    is written through (``write(path)``); anything else is refused (see
+    :func:`check_output_path`).  An OS error (a full disk, no permission) becomes
+    a one-line TricksimError naming the file.
+    """
+    path = Path(path)
+    try:
+        if check_output_path(path) == "device":
+            write(str(path))
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp",
+                                   dir=path.parent)
+        os.close(fd)
+        try:
+            write(tmp)
+            os.chmod(tmp, 0o666 & ~_UMASK)
+            _fsync(tmp)                     # the data is on disk before the name is
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise TricksimError(f"cannot write '{path}': {exc.strerror or exc}") from None
+
+
+def _fsync(path) -> None:
+    """Flush a file's data to disk (a full disk or an I/O error raises: data may be lost)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):    # cannot sync: nothing to do
+            raise
+    finally:
+        os.close(fd)
 
 
 def write_parquet(frame: pd.DataFrame, path):
@@ -166,6 +235,14 @@ def write_json(obj, path):
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(obj, fh, indent=2)
             fh.write("\n")
+    atomic_write(path, w)
+
+
+def write_bytes(data: bytes, path):
+    """Write bytes atomically."""
+    def w(tmp):
+        with open(tmp, "wb") as fh:
+            fh.write(data)
     atomic_write(path, w)
 
 

@@ -80,7 +80,8 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
           policies=None, games=10_000, seed=None, threads=None, chunk_size=None,
           progress: Callable[[int, int], None] | None = None, *, out=None,
           resume: bool = True, scheduler: str | None = None, workers: int | None = None,
-          client=None) -> SweepResult:
+          client=None, dashboard: bool = False,
+          connect_timeout: float | None = None) -> SweepResult:
     """Play every combination of the varied options with the same seed.
 
     ``vary``: (option, values) pairs as from ``parse_vary``. The other rule
@@ -89,8 +90,9 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
 
     ``out``: checkpoint each variant's run in ``out/variants/NNN/`` (resumable
     as for ``simulate``; a seed left None is taken from an unfinished variant
-    there); ``scheduler``/``workers``/``client``: play every
-    variant's chunks on one Dask cluster (see ``simcore.cluster``).
+    there); ``scheduler``/``workers``/``client`` (and ``dashboard``,
+    ``connect_timeout``): play every variant's chunks on one Dask cluster (see
+    ``simcore.cluster``).
     """
     from .bits import seed_from_entropy
     g = get_game(game)
@@ -105,7 +107,8 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     own = None
     if client is None and (scheduler is not None or workers is not None):
         from .cluster import make_executor
-        own = make_executor(1, scheduler, workers)     # one cluster for every variant
+        own = make_executor(1, scheduler, workers, dashboard=dashboard,
+                            connect_timeout=connect_timeout)   # one cluster for every variant
         client = own.client
     try:
         for i, (assign, rules) in enumerate(built):

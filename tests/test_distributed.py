@@ -77,7 +77,9 @@ def test_a_summary_only_run_on_the_cluster_matches(client):
 
 
 def test_a_killed_worker_s_chunks_are_played_elsewhere_with_the_same_result(client, tmp_path):
-    games, chunk = 8000, 200
+    # chunks long enough that the workers, not this process's saves (each synced to
+    # disk), set the pace: then the workers have chunks in flight at any moment
+    games, chunk = 40000, 2000
     base = threaded(games, games)
     before = worker_pids(client)
     assert len(before) == 2
