@@ -334,7 +334,7 @@ def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
     # for) on a free port of 127.0.0.1, not Dask's default 8787 on every interface
     options = dict(n_workers=workers, threads_per_worker=1, processes=True, host=LOCALHOST,
                    dashboard_address=f"{LOCALHOST}:0", scheduler_kwargs={"dashboard": dashboard},
-                   env=env, silence_logs=50)
+                   env=env, silence_logs=50, preload=["simcore._dask_worker"])
     options.update(kwargs)
     return distributed.LocalCluster(**options)
 
