@@ -188,10 +188,12 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records:
         check_records_path(records, out_dir)
-    result = run_simulation(game, rules, policy.split(","), games, seed, threads, chunk_size,
-                            summary_only, Progress(f"{game}"), out=out_dir, resume=resume,
-                            scheduler=scheduler, workers=workers, dashboard=dashboard,
+    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
+                            summary_only=summary_only, resume=resume, scheduler=scheduler,
+                            workers=workers, dashboard=dashboard,
                             connect_timeout=connect_timeout)
+    result = run_simulation(game, rules, policy.split(","), settings=settings,
+                            progress=Progress(f"{game}"), out=out_dir)
     if records:
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
@@ -214,6 +216,13 @@ def check_dashboard(dashboard: bool, workers) -> None:
     """Refuse --dashboard when no local cluster is started (--workers)."""
     if dashboard and workers is None:
         raise TricksimError("--dashboard needs --workers N (a local Dask cluster)")
+
+
+def run_settings(**options):
+    """The command's run options as one ``RunSettings`` (the one object the runner,
+    sweeps, comparisons and batches take)."""
+    from simcore.settings import RunSettings
+    return RunSettings(**options)
 
 
 def check_records_path(records, out_dir) -> None:
@@ -331,11 +340,12 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     check_dashboard(dashboard, workers)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
+                            resume=resume, scheduler=scheduler, workers=workers,
+                            dashboard=dashboard, connect_timeout=connect_timeout)
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
-                       policy.split(","), games, seed, threads, chunk_size,
-                       Progress(f"{game} sweep"), out=out_dir, resume=resume,
-                       scheduler=scheduler, workers=workers, dashboard=dashboard,
-                       connect_timeout=connect_timeout)
+                       policy.split(","), settings=settings,
+                       progress=Progress(f"{game} sweep"), out=out_dir)
     result.command = " ".join(
         ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
         + [f"--set {a}" for a in assignments]
@@ -391,8 +401,9 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 
     rules_a = parse_rules_spec(game, spec_a, players)
     rules_b = parse_rules_spec(game, spec_b, players)
-    result = run_compare(game, rules_a, rules_b, policy.split(","), games, seed, threads,
-                         chunk_size, Progress(f"{game} compare"))
+    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
+    result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
+                         progress=Progress(f"{game} compare"))
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -438,8 +449,10 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
         bar = _bars.setdefault(name, Progress(name))
         bar(done, total)
 
-    result = run_batch(parsed, out_dir, scheduler, workers, threads, resume, step,
-                       dashboard=dashboard, connect_timeout=connect_timeout)
+    settings = run_settings(threads=threads, resume=resume, scheduler=scheduler,
+                            workers=workers, dashboard=dashboard,
+                            connect_timeout=connect_timeout)
+    result = run_batch(parsed, out_dir, settings, step)
     table = result.table
     if fmt == "table":
         for name, folder in result.folders.items():

@@ -51,6 +51,7 @@ from .errors import TricksimError
 from .games import game_names, get_game
 from .options import INT64_MAX, read_toml, shown
 from .runner import MAX_SEED
+from .settings import RunSettings, settings_from
 from .stats import write_csv, write_json, write_parquet
 
 COMMANDS = ("simulate", "sweep")
@@ -237,36 +238,33 @@ class BatchResult:
     skipped: list[str]
 
 
-def run_batch(plan: BatchPlan, out, scheduler: str | None = None, workers: int | None = None,
-              threads: int | None = None, resume: bool = True,
-              progress: Callable[[str, int, int], None] | None = None,
-              client=None, dashboard: bool = False,
-              connect_timeout: float | None = None) -> BatchResult:
+def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
+              progress: Callable[[str, int, int], None] | None = None, client=None,
+              **options) -> BatchResult:
     """Play the plan's runs one after another into ``out``; gather their summaries.
 
-    The chunks of every run go to one executor: the Dask cluster at
-    ``scheduler``, a local cluster of ``workers`` processes started once for
-    the batch, an existing ``client``, or numba threads in this process
-    (``dashboard``, ``connect_timeout``: as for ``simulate``).
+    ``settings`` (a ``RunSettings``, or its fields as keyword arguments): where
+    the runs play (``threads``, or a Dask cluster: ``scheduler``, ``workers``,
+    ``dashboard``, ``connect_timeout``; without either the plan's ``[cluster]``
+    table is used) and whether unfinished runs resume; each run's games, seed,
+    chunk size and summary-only come from the plan. The chunks of every run
+    go to one executor, opened once for the batch (or an existing ``client``).
     """
-    from .cluster import DaskExecutor
+    from .cluster import open_executor
+    s = settings_from(settings, **options)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if scheduler is None and workers is None and client is None:
-        scheduler, workers = plan.cluster.get("scheduler"), plan.cluster.get("workers")
-    if scheduler is not None and workers is not None:
+    if client is None and not s.on_cluster:
+        s = s.replace(scheduler=plan.cluster.get("scheduler"),
+                      workers=plan.cluster.get("workers"))
+    if s.scheduler is not None and s.workers is not None:
         raise TricksimError("give --scheduler or --workers, not both")
     state_path = out / STATE
-    state = _read_state(state_path) if resume else {}
+    state = _read_state(state_path) if s.resume else {}
     runs_state = state.setdefault("runs", {})
     state["plan"] = str(plan.path)
-    own = None
-    if client is None and (scheduler is not None or workers is not None):
-        own = DaskExecutor(scheduler=scheduler, workers=workers, dashboard=dashboard,
-                           connect_timeout=connect_timeout)
-        client = own.client
     played, skipped, folders, parts = [], [], {}, []
-    try:
+    with open_executor(s, client) as executor:       # one executor for every run
         for run in plan.runs:
             folder = out / run.name
             folders[run.name] = folder
@@ -282,14 +280,11 @@ def run_batch(plan: BatchPlan, out, scheduler: str | None = None, workers: int |
                 skipped.append(run.name)
             else:
                 step = (lambda d, t, name=run.name: progress(name, d, t)) if progress else None
-                _play(run, folder, entry["seed"], threads, client, step)
+                _play(run, folder, s.replace(seed=entry["seed"]), executor, step)
                 entry["status"] = "complete"
                 write_json(state, state_path)
                 played.append(run.name)
             parts.append(_gathered(run, folder, entry["seed"]))
-    finally:
-        if own is not None:
-            own.close()
     table = pd.concat(parts, ignore_index=True, sort=False)
     write_parquet(_parquet_safe(table), out / "batch.parquet")
     write_csv(table, out / "batch.csv")
@@ -311,23 +306,26 @@ def _outputs_present(run: BatchRun, folder: Path) -> bool:
     return (folder / name).exists()
 
 
-def _play(run: BatchRun, folder: Path, seed: int, threads, client, progress) -> None:
+def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress) -> None:
+    """Play one run of the plan on the batch's executor (``settings`` carries its seed)."""
     o = run.options
     policies = o.get("policy", "random").split(",")
     g = get_game(run.game)
+    s = settings.replace(games=o.get("games", 10_000), chunk_size=o.get("chunk_size"),
+                         summary_only=o.get("summary_only", False))
     if run.command == "simulate":
         from .runner import simulate
         rules = g.build_rules(o.get("preset"), o.get("rules"), o.get("set", ()),
                               o.get("players"))
-        simulate(run.game, rules, policies, o.get("games", 10_000), seed, threads,
-                 o.get("chunk_size"), o.get("summary_only", False), progress, out=folder,
-                 client=client)
+        if executor.description.get("executor") != "dask":
+            g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1)   # compile
+        simulate(run.game, rules, policies, settings=s, progress=progress, out=folder,
+                 executor=executor)
     else:
         from .sweep import parse_vary, sweep, write_sweep
         result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
                        o.get("rules"), o.get("set", ()), o.get("players"), policies,
-                       o.get("games", 10_000), seed, threads, o.get("chunk_size"), progress,
-                       out=folder, client=client)
+                       settings=s, progress=progress, out=folder, executor=executor)
         write_sweep(result, folder)
 
 

@@ -339,6 +339,26 @@ def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
     return distributed.LocalCluster(**options)
 
 
+@contextlib.contextmanager
+def open_executor(settings, client=None):
+    """The one place a run's executor is opened, and closed when the block ends.
+
+    ``settings`` (a ``RunSettings``): Dask if it names a ``scheduler`` or
+    ``workers`` (a local cluster, with ``dashboard`` if asked for), or if a
+    ``client`` is given; else ``threads`` numba threads in this process.
+    A sweep, comparison or batch opens one and plays all of its runs on it.
+    """
+    from .runner import resolve_threads
+    executor = make_executor(resolve_threads(settings.threads), settings.scheduler,
+                             settings.workers,
+                             client, dashboard=settings.dashboard,
+                             connect_timeout=settings.connect_timeout)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
 def make_executor(threads: int, scheduler=None, workers=None, client=None,
                   dashboard: bool = False, connect_timeout: float | None = None):
     """The executor for a run: Dask if a scheduler, workers or client is given, else threads.

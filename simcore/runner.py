@@ -22,6 +22,7 @@ from .checkpoint import FORMAT
 from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
+from .settings import UNSET, RunSettings, settings_from
 from .stats import add_sums, fairness_frame
 
 DEFAULT_CHUNK = 1 << 16
@@ -94,20 +95,23 @@ def resolve_threads(threads: int | None) -> int:
     return threads
 
 
-def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int = 10_000,
-             seed: int | None = None, threads: int | None = None,
-             chunk_size: int | None = None, summary_only: bool = False,
-             progress: Callable[[int, int], None] | None = None, *, out=None,
-             resume: bool = True, scheduler: str | None = None, workers: int | None = None,
-             client=None, dashboard: bool = False,
-             connect_timeout: float | None = None) -> RunResult:
+def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET,
+             seed=UNSET, *, settings: RunSettings | None = None,
+             progress: Callable[[int, int], None] | None = None, out=None, client=None,
+             executor=None, **options) -> RunResult:
     """Play ``games`` games of ``game`` and summarize them.
 
     rules: a RuleSet (default: the game's default preset); policies: a list of
-    policy names, one per seat or one for all (default random); seed: the
-    run's seed (drawn and recorded if None); threads: numba threads (default
-    all); chunk_size: games per kernel call; summary_only: keep only running
-    aggregates; progress: called with (games done, games) after each chunk.
+    policy names, one per seat or one for all (default random).  How the run
+    is played is a ``RunSettings`` (``settings``), or its fields given as
+    keyword arguments laid over it (``games``, ``seed``, ``threads``,
+    ``chunk_size``, ``summary_only``, ``resume``, ``scheduler``, ``workers``,
+    ``dashboard``, ``connect_timeout``): seed: the run's seed (drawn and
+    recorded if None); threads: numba threads (default all); chunk_size: games
+    per kernel call; summary_only: keep only running aggregates.  progress:
+    called with (games done, games) after each chunk; executor: an open
+    executor (``simcore.cluster.open_executor``) to play on, e.g. one cluster
+    shared by a sweep's variants; it is not closed here.
 
     Long runs and clusters (see ``simcore.checkpoint`` and ``simcore.cluster``):
     out: a run folder written chunk by chunk as chunks finish; a folder holding
@@ -131,13 +135,15 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
         ...                policies=["heuristic", "random", "random", "random"])
         >>> res.summary["seats"][["seat", "policy", "win_rate"]]   # doctest: +SKIP
     """
+    s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
     if rules is None:
         rules = g.build_rules()
-    if not 1 <= games <= MAX_GAMES:
-        raise TricksimError(f"--games {games} is not allowed; allowed: a positive integer, "
+    if not 1 <= s.games <= MAX_GAMES:
+        raise TricksimError(f"--games {s.games} is not allowed; allowed: a positive integer, "
                             f"at most 2**63 - 1 = {MAX_GAMES}")
-    if out is not None and resume and (seed is None or chunk_size is None):
+    seed, chunk_size = s.seed, s.chunk_size
+    if out is not None and s.resume and (seed is None or chunk_size is None):
         from .checkpoint import ChunkStore
         recorded = ChunkStore.recorded_plan(out) or {}
         if seed is None and isinstance(recorded.get("seed"), int):
@@ -149,22 +155,20 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games: int 
     if not 0 <= seed <= MAX_SEED:
         raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
     names, ids = g.policy_ids(policies, rules)
-    threads = resolve_threads(threads)
+    threads = resolve_threads(s.threads)
     chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
     if not 1 <= chunk <= MAX_CHUNK:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
                             f"integer, at most {MAX_CHUNK}")
-    if scheduler is None and workers is None and client is None:
-        g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) outside the timing
     from .checkpoint import RunPlan
-    from .cluster import make_executor
-    plan = RunPlan(game, rules, tuple(names), seed, games, chunk, bool(summary_only))
-    executor = make_executor(threads, scheduler, workers, client, dashboard=dashboard,
-                             connect_timeout=connect_timeout)
-    try:
-        return _run_chunked(plan, executor, threads, out, resume, progress)
-    finally:
-        executor.close()
+    from .cluster import open_executor
+    plan = RunPlan(game, rules, tuple(names), seed, s.games, chunk, bool(s.summary_only))
+    if executor is not None:
+        return _run_chunked(plan, executor, threads, out, s.resume, progress)
+    with open_executor(s.replace(threads=threads), client) as ex:
+        if ex.description.get("executor") != "dask":
+            g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) before the clock
+        return _run_chunked(plan, ex, threads, out, s.resume, progress)
 
 
 class _InOrder:

@@ -6,6 +6,7 @@ differences between variants are the rules' doing, not deal luck.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
+from .settings import UNSET, RunSettings, settings_from
 from .stats import (fairness_note, markdown_table, seat_measure, write_csv, write_parquet,
                     write_text)
 
@@ -77,57 +79,54 @@ class SweepResult:
 
 
 def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players=None,
-          policies=None, games=10_000, seed=None, threads=None, chunk_size=None,
-          progress: Callable[[int, int], None] | None = None, *, out=None,
-          resume: bool = True, scheduler: str | None = None, workers: int | None = None,
-          client=None, dashboard: bool = False,
-          connect_timeout: float | None = None) -> SweepResult:
+          policies=None, games=UNSET, seed=UNSET, *, settings: RunSettings | None = None,
+          progress: Callable[[int, int], None] | None = None, out=None, client=None,
+          executor=None, **options) -> SweepResult:
     """Play every combination of the varied options with the same seed.
 
     ``vary``: (option, values) pairs as from ``parse_vary``. The other rule
-    arguments build the base rule set as for ``simulate``. Returns a SweepResult
-    whose ``table`` has the varied options as columns.
+    arguments build the base rule set as for ``simulate``. How each variant is
+    played is a ``RunSettings`` (``settings``, or its fields as keyword
+    arguments, as for ``simulate``); ``games`` is per variant. Returns a
+    SweepResult whose ``table`` has the varied options as columns.
 
     ``out``: checkpoint each variant's run in ``out/variants/NNN/`` (resumable
     as for ``simulate``; a seed left None is taken from an unfinished variant
-    there); ``scheduler``/``workers``/``client`` (and ``dashboard``,
-    ``connect_timeout``): play every variant's chunks on one Dask cluster (see
-    ``simcore.cluster``).
+    there). With ``scheduler``/``workers`` settings or a ``client``, every
+    variant's chunks go to one Dask cluster (see ``simcore.cluster``); an open
+    ``executor`` (a batch's) is used as it is.
     """
     from .bits import seed_from_entropy
+    from .cluster import open_executor
+    s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
     names = [n for n, _ in vary]
     built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
-    if seed is None and out is not None and resume:
+    seed = s.seed
+    if seed is None and out is not None and s.resume:
         seed = _recorded_seed(Path(out) / "variants")
-    seed = seed_from_entropy() if seed is None else seed
+    s = s.replace(seed=seed_from_entropy() if seed is None else seed, summary_only=True)
     book = g.rulebook
-    total = games * len(built)
+    total = s.games * len(built)
     runs = []
-    own = None
-    if client is None and (scheduler is not None or workers is not None):
-        from .cluster import make_executor
-        own = make_executor(1, scheduler, workers, dashboard=dashboard,
-                            connect_timeout=connect_timeout)   # one cluster for every variant
-        client = own.client
-    try:
+    opened = contextlib.nullcontext(executor) if executor is not None \
+        else open_executor(s, client)
+    with opened as executor:                       # one executor for every variant
         for i, (assign, rules) in enumerate(built):
-            done = i * games
+            done = i * s.games
 
             def step(d, _t, done=done):
                 if progress:
                     progress(done + d, total)
 
             folder = None if out is None else Path(out) / "variants" / f"{i:03d}"
-            runs.append(simulate(game, rules, policies, games, seed, threads, chunk_size,
-                                 summary_only=True, progress=step, out=folder, resume=resume,
-                                 client=client))
-    finally:
-        if own is not None:
-            own.close()
+            if executor.description.get("executor") != "dask":
+                g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1)  # compile
+            runs.append(simulate(game, rules, policies, settings=s, progress=step, out=folder,
+                                 executor=executor))
     labels = [variant_label(a, book) for a, _ in built]
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
-    return SweepResult(game, names, [a for a, _ in built], runs, table, seed, games,
+    return SweepResult(game, names, [a for a, _ in built], runs, table, s.seed, s.games,
                        labels=labels)
 
 
@@ -341,10 +340,13 @@ def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
     return float(ci.low), float(ci.high), float(res.pvalue)
 
 
-def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=10_000,
-            seed=None, threads=None, chunk_size=None, progress=None) -> CompareResult:
+def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=UNSET,
+            seed=UNSET, *, settings: RunSettings | None = None, progress=None,
+            **options) -> CompareResult:
     """Play both rule sets on the same seeds; paired differences (B - A) per seat.
 
+    How each side is played is a ``RunSettings`` (``settings``, or its fields as
+    keyword arguments, as for ``simulate``); ``games`` is per rule set.
     For each seat and measure (win indicator, final score), the mean paired
     difference with its 95% interval and p-value come from scipy's paired t
     test (``scipy.stats.ttest_rel``, see :func:`paired_test`); ``significant``
@@ -356,15 +358,15 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     if g.seats(rules_a) != g.seats(rules_b):
         raise TricksimError(f"rule set A has {g.seats(rules_a)} seats and B "
                             f"{g.seats(rules_b)}: a paired comparison needs the same seats")
-    seed = seed_from_entropy() if seed is None else seed
+    s = settings_from(settings, games=games, seed=seed, **options)
+    s = s.replace(seed=seed_from_entropy() if s.seed is None else s.seed, summary_only=False)
+    games = s.games
 
     def step(offset):
         return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
 
-    run_a = simulate(game, rules_a, policies, games, seed, threads, chunk_size,
-                     progress=step(0))
-    run_b = simulate(game, rules_b, policies, games, seed, threads, chunk_size,
-                     progress=step(games))
+    run_a = simulate(game, rules_a, policies, settings=s, progress=step(0))
+    run_b = simulate(game, rules_b, policies, settings=s, progress=step(games))
     n = g.seats(rules_a)
     a = seat_outcomes(run_a.tables["games"], n)
     b = seat_outcomes(run_b.tables["games"], n)
