@@ -1,7 +1,12 @@
 """tricksim's engine: fast Monte Carlo play of trick-taking card games.
 
-Public API: ``simulate`` (play a batch and summarize), ``get_game`` (a game's
-rules, policies, records), ``write_run`` and ``write_records``.
+Public API: ``simulate`` (play a batch and summarize), ``sweep`` and
+``compare`` (rule variants on the same seeds), ``engine`` (one game, one
+decision at a time), ``get_game`` (a game's rules, policies, records),
+``RunSettings``, ``write_run`` and ``write_records``.
+
+The names are imported on first use, so that ``import simcore`` (and
+``tricksim --help``) does not pay for numba, pandas and scipy.
 """
 __version__ = "0.1.0"
 
@@ -9,8 +14,19 @@ from ._cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()
 
-from .games import get_game, game_names  # noqa: E402
-from .runner import RunResult, simulate, write_records, write_run  # noqa: E402
+_LAZY = {
+    "simulate": "runner", "write_records": "runner", "write_run": "runner",
+    "RunResult": "runner", "sweep": "sweep", "compare": "sweep", "engine": "engine",
+    "get_game": "games", "game_names": "games", "RunSettings": "settings",
+}
 
-__all__ = ["simulate", "get_game", "game_names", "write_run", "write_records", "RunResult",
-           "__version__"]
+__all__ = sorted(_LAZY) + ["__version__"]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        from importlib import import_module
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'simcore' has no attribute '{name}'")

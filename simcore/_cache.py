@@ -27,5 +27,6 @@ def configure_numba_cache() -> None:
     except OSError:
         return  # read-only home: numba falls back to its own locations
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    import numba  # noqa: E402  (numba may already be imported: set its config too)
-    numba.config.CACHE_DIR = str(folder)
+    import sys
+    if "numba" in sys.modules:      # numba read its config already: set it there too
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
