@@ -188,6 +188,7 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records:
         check_records_path(records, out_dir)
+    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             summary_only=summary_only, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
@@ -216,6 +217,14 @@ def check_dashboard(dashboard: bool, workers) -> None:
     """Refuse --dashboard when no local cluster is started (--workers)."""
     if dashboard and workers is None:
         raise TricksimError("--dashboard needs --workers N (a local Dask cluster)")
+
+
+def note_cold_cache(game: str) -> None:
+    """Say on stderr that the kernels are compiled first, instead of a silent wait."""
+    from simcore._cache import cache_is_cold
+    if cache_is_cold(game):
+        click.echo(f"compiling {game}'s kernels (first run after an install or update only, "
+                   "about a minute)...", err=True)
 
 
 def run_settings(**options):
@@ -340,6 +349,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     check_dashboard(dashboard, workers)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
+    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             resume=resume, scheduler=scheduler, workers=workers,
                             dashboard=dashboard, connect_timeout=connect_timeout)
@@ -401,6 +411,7 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 
     rules_a = parse_rules_spec(game, spec_a, players)
     rules_b = parse_rules_spec(game, spec_b, players)
+    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
                          progress=Progress(f"{game} compare"))

@@ -30,3 +30,12 @@ def configure_numba_cache() -> None:
     import sys
     if "numba" in sys.modules:      # numba read its config already: set it there too
         sys.modules["numba"].config.CACHE_DIR = str(folder)
+
+
+def cache_is_cold(game: str) -> bool:
+    """Whether no compiled kernel of ``game`` is in this source's cache folder yet
+    (the next run compiles them first: about a minute)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not folder or not Path(folder).is_dir():
+        return True
+    return not any(Path(folder).glob(f"{game}_*/*.nbc"))
