@@ -329,7 +329,7 @@ def test_exchange_and_close_limits(preset, talon_left, ok):
         reason = st.apply(0, verb)
         assert (reason is None) == ok, reason
         if not ok:
-            assert f"needs at least 4" in reason
+            assert "needs at least 4" in reason
 
 
 def test_no_exchange_or_close_once_the_talon_is_gone():

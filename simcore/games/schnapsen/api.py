@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS, card_name
 from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE,
-                     O_MARR, O_MATCH, O_MSUITS, O_POINTS, O_TRICKS, OBS_FIELDS, OVER, REASONS,
+                     OBS_FIELDS, OVER, REASONS,
                      S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER, S_GAME_POINTS, S_HAND,
                      S_LEAD_CARD, S_MARR, S_MARRIED, S_MATCH, S_PHASE, S_POINTS, S_REASON,
                      S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WINNER,
@@ -27,11 +27,14 @@ from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_ST
                      marriage_suits, next_deal as k_next_deal, observe, start_deal,
                      to_move as k_to_move, try_apply)
 from .policies import POLICIES, choose as k_choose
-from .records import (action_item, describe as describe_code, finish_deal, hand_names,
+from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal, hand_names,
                       parse_item, parse_start, replay_record, talon_names)
 from .rules import rules_array
 
 _START_KEYS = ("dealer", "hands", "trump_card", "talon")
+_OBS_NAMES = [name for name, _ in OBS_FIELDS]
+_PAIRS = ("marriages", "points", "marriage_points", "tricks", "match")
+_SUIT_SETS = [[SUITS[s] for s in range(4) if m >> s & 1] for m in range(16)]
 PHASES = ("lead", "follow", "after_last", "over")
 STEPS = ("start", "exchanged", "closed", "married")
 
@@ -218,24 +221,24 @@ class Engine:
         k_next_deal(self.r, state)
 
     def view(self, state, seat: int) -> dict:
-        """What ``seat`` can see, decoded (cards by record name)."""
+        """What ``seat`` can see (engine.OBS_FIELDS), decoded: cards by record name, seat
+        pairs as lists (``points``, ``marriage_points``, ``tricks``, ``match``,
+        ``marriages`` as suit letters)."""
         o = self._obs
         observe(self.r, state, int(seat), o)
-        v = {name: int(o[i]) for i, (name, _) in enumerate(OBS_FIELDS)}
+        v = dict(zip(_OBS_NAMES, o.tolist()))
         for key in ("hand", "played", "opp_known", "opp_void"):
             v[key] = hand_names(v[key])
         for key in ("lead_card", "trump_card"):
-            v[key] = card_name(v[key]) if v[key] >= 0 else None
+            v[key] = CARD_NAMES[v[key]] if v[key] >= 0 else None
         v["phase"] = PHASES[v["phase"]]
         v["step"] = STEPS[v["step"]]
         v["trump"] = SUITS[v["trump"]]
         v["married"] = SUITS[v["married"]] if v["married"] >= 0 else None
         v["reason"] = REASONS[v["reason"]] if v["reason"] >= 0 else None
-        for prefix, base in (("marriages", O_MSUITS), ("points", O_POINTS),
-                             ("marriage_points", O_MARR), ("tricks", O_TRICKS),
-                             ("match", O_MATCH)):
-            v[prefix] = [v.pop(f"{prefix}_0"), v.pop(f"{prefix}_1")]
-        v["marriages"] = [[SUITS[s] for s in range(4) if m >> s & 1] for m in v["marriages"]]
+        for prefix in _PAIRS:
+            v[prefix] = [v.pop(prefix + "_0"), v.pop(prefix + "_1")]
+        v["marriages"] = [list(_SUIT_SETS[m]) for m in v["marriages"]]
         return v
 
     # ----- players ---------------------------------------------------------------------------

@@ -694,7 +694,7 @@ def draw_u64(st):
 
 
 # ===== whole calls for replay and the Python API ===============================================
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_sequence(r, st, seats, codes, n):
     """Apply ``codes[:n]`` (each by ``seats[i]``) while each is legal for its seat; returns
     how many were applied (``n`` if all), leaving ``st`` just before the first fault."""
@@ -706,7 +706,7 @@ def apply_sequence(r, st, seats, codes, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def try_apply(r, st, a):
     """Apply ``a`` if it is legal for the seat to move; whether it was."""
     if not is_legal(r, st, a):

@@ -35,7 +35,7 @@ from numba import njit
 
 from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount, uniform01
 from .cards import CARD_POINTS, SUIT_MASK
-from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, AFTER_LAST, FOLLOW,
+from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      LEAD, S_CLOSER, S_HAND, S_LEAD_CARD, S_LEADER, S_MARR, S_MARRIED,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
