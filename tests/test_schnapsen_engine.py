@@ -2,6 +2,7 @@
 observation and the players' use of it, the Python API against the batch kernel."""
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -237,6 +238,21 @@ def test_api_play_gives_the_batch_record(variant):
         batch = GAME.records(rules, names, ids, 13, 0, 15)
         for index in range(15):
             assert eng.play(13, index, mix) == batch[index]
+
+
+@pytest.mark.parametrize("sets", [(), ("match_points=21", "target=30")])
+def test_record_lines_are_json_dumps_of_the_records(sets):
+    rules = RULEBOOK.build(assignments=list(sets))
+    eng = Engine(rules)
+    names, ids = GAME.policy_ids(["random", "sloppy"], rules)
+    lines = GAME.records_jsonl(rules, names, ids, 2**62 + 3, 990, 120).decode().splitlines()
+    assert len(lines) == 120
+    below_zero = 0
+    for i, line in enumerate(lines):
+        rec = eng.play(2**62 + 3, 990 + i, names)
+        assert line == json.dumps(rec, separators=(",", ":"))
+        below_zero += min(rec["result"]["match_points"]) < 0
+    assert below_zero > 0        # negative numbers were written too
 
 
 def test_records_in_bulk_equal_one_by_one():

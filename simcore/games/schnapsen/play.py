@@ -102,41 +102,50 @@ def _log_start(st, log):
 
 @njit(cache=True, _nrt=False)
 def play_match_logged(r, policies, seed, index, st, rows, log, acts):
-    """``play_match`` that also keeps each deal's start (``log[d]``) and actions
-    (``acts[d]``, seat * 32 + code; the implicit ``pass`` after the last trick is left
-    out, as in a record)."""
+    """``play_match`` that also keeps each deal's start (``log[d]``, with the number of
+    its actions) and the match's actions one after the other (``acts``, seat * 32 +
+    code; the implicit ``pass`` after the last trick is left out, as in a record)."""
     init_game(r, st, seed, index)
     nd = 0
     na = 0
+    first = 0
     _log_start(st, log[0])
     while True:
         p = to_move(st)
         a = choose(r, st, policies[p])
         if a != A_PASS:
-            acts[nd, na] = p * 32 + a
+            acts[na] = p * 32 + a
             na += 1
         apply_action(r, st, a)
         if deal_over(st):
             write_row(st, rows[nd])
-            log[nd, L_COUNT] = na
+            log[nd, L_COUNT] = na - first
+            first = na
             nd += 1
             if game_over(st):
                 return nd
             next_deal(r, st)
             _log_start(st, log[nd])
-            na = 0
+
+
+@njit(cache=True)
+def play_logged_block(r, policies, seed, start, lo, hi, deal_rows, logs, acts, deals, winner,
+                      left):
+    """Matches ``start+lo .. start+hi-1`` one after the other, with their action logs."""
+    st = np.empty(N_STATE, dtype=np.int64)
+    for g in range(lo, hi):
+        deals[g] = play_match_logged(r, policies, seed, start + g, st, deal_rows[g], logs[g],
+                                     acts[g])
+        winner[g] = match_winner(st)
+        left[g, 0] = st[S_MATCH]
+        left[g, 1] = st[S_MATCH + 1]
 
 
 @njit(cache=True, parallel=True)
 def play_logged(r, policies, seed, start, count, deal_rows, logs, acts, deals, winner,
                 left):
-    """Matches ``start .. start+count-1`` in parallel, with their action logs."""
+    """Matches ``start .. start+count-1`` in parallel, with their action logs (a few
+    matches are cheaper through ``play_logged_block`` alone: no threads to wake)."""
     for b in prange((count + BLOCK - 1) // BLOCK):
-        st = np.empty(N_STATE, dtype=np.int64)
-        for g in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            nd = play_match_logged(r, policies, seed, start + g, st, deal_rows[g], logs[g],
-                                   acts[g])
-            deals[g] = nd
-            winner[g] = match_winner(st)
-            left[g, 0] = st[S_MATCH]
-            left[g, 1] = st[S_MATCH + 1]
+        play_logged_block(r, policies, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),
+                          deal_rows, logs, acts, deals, winner, left)

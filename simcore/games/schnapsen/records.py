@@ -1,11 +1,14 @@
 """Schnapsen records: JSON to action codes and back, records built in bulk, replay.
 
-There are no rules here: records are built from the action logs of the batch
-kernel (play.play_logged) and replayed through the engine's kernels
+There are no rules here: records are written from the action logs of the batch
+kernel (play.play_logged, then jsonl.encode_records) and replayed through the engine's kernels
 (``start_deal``, ``apply_sequence``); only the explanation of an illegal action
 (api.why_illegal) reads the state in Python to name the rule it breaks.
 """
 from __future__ import annotations
+
+import gc
+import json
 
 import numpy as np
 
@@ -13,10 +16,11 @@ from ...errors import TricksimError
 from ...records import check_common, fail, require
 from .cards import DECK_MASK, RANKS, SUITS, card_name, mask_of, parse_card, parse_suit
 from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
-                     N_STATE, OVER, REASONS, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, VERBS,
+                     N_STATE, OVER, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, VERBS,
                      apply_action, apply_sequence, start_deal)
-from .play import (D_CP0, D_GP, D_REASON, D_TR0, D_WINNER, L_COUNT, L_DEALER, L_HAND0, L_TALON,
-                   L_TRUMP_CARD, LOG_START, MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, play_logged)
+from .jsonl import record_lines
+from .play import (BLOCK, LOG_START, MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, play_logged,
+                   play_logged_block)
 from .rules import RULEBOOK, max_deals, rules_array
 
 CARD_NAMES = [card_name(c) for c in range(20)]
@@ -75,43 +79,41 @@ def describe(code: int) -> str:
 
 
 # ----- records from the batch kernel ---------------------------------------------------
-def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
-    """The records of matches ``start .. start+count-1`` of run ``seed``, played in parallel
-    by the logging kernel and turned into JSON-ready dicts in bulk."""
+def play_logged_arrays(rules, policy_ids, seed, start, count) -> tuple:
+    """Matches ``start .. start+count-1`` of run ``seed`` played by the logging kernel:
+    (deals, winner, match points left, deal rows, deal starts, actions)."""
     md = max_deals(rules)
     rows = np.zeros((count, md, N_DEAL_COLUMNS), np.int16)
     logs = np.zeros((count, md, LOG_START), np.int64)
-    acts = np.zeros((count, md, MAX_DEAL_ACTIONS), np.int8)
+    acts = np.zeros((count, md * MAX_DEAL_ACTIONS), np.int8)
     deals = np.zeros(count, np.int16)
     winner = np.zeros(count, np.int8)
     left = np.zeros((count, 2), np.int16)
-    play_logged(rules_array(rules), np.asarray(policy_ids, np.int64), np.uint64(seed),
-                start, count, rows, logs, acts, deals, winner, left)
-    rules_dict = rules.to_dict()
-    pols = list(policies)
-    out = []
-    items = _ITEMS
-    for g, (nd, w, lf, grows, glogs, gacts) in enumerate(zip(
-            deals.tolist(), winner.tolist(), left.tolist(), rows.tolist(), logs.tolist(),
-            acts.tolist())):
-        dl = []
-        for d in range(nd):
-            lg = glogs[d]
-            row = grows[d]
-            dl.append({
-                "start": {"dealer": lg[L_DEALER],
-                          "hands": [hand_names(lg[L_HAND0]), hand_names(lg[L_HAND0 + 1])],
-                          "trump_card": CARD_NAMES[lg[L_TRUMP_CARD]],
-                          "talon": talon_names(lg[L_TALON])},
-                "actions": [list(items[x >> 5][x & 31]) for x in gacts[d][:lg[L_COUNT]]],
-                "end": {"winner": row[D_WINNER], "game_points": row[D_GP],
-                        "reason": REASONS[row[D_REASON]],
-                        "card_points": [row[D_CP0], row[D_CP0 + 1]],
-                        "tricks": [row[D_TR0], row[D_TR0 + 1]]}})
-        out.append({"game": "schnapsen", "rules": dict(rules_dict), "seed": int(seed),
-                    "index": int(start + g), "policies": list(pols), "deals": dl,
-                    "result": {"winner": w, "match_points": lf}})
-    return out
+    args = (rules_array(rules), np.asarray(policy_ids, np.int64), np.uint64(seed), start)
+    if count <= BLOCK:   # a few matches: no threads to wake
+        play_logged_block(*args, 0, count, rows, logs, acts, deals, winner, left)
+    else:
+        play_logged(*args, count, rows, logs, acts, deals, winner, left)
+    return deals, winner, left, rows, logs, acts
+
+
+def build_record_lines(rules, policies, policy_ids, seed, start, count) -> bytes:
+    """The records of matches ``start .. start+count-1`` as JSON Lines (UTF-8 bytes), each
+    exactly ``json.dumps(record, separators=(",", ":"))`` and a newline."""
+    logged = play_logged_arrays(rules, policy_ids, seed, start, count)
+    return record_lines(rules, policies, seed, start, logged)
+
+
+def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
+    """The records of matches ``start .. start+count-1`` of run ``seed`` as dicts."""
+    lines = build_record_lines(rules, policies, policy_ids, seed, start, count)
+    gc_was_on = gc.isenabled()
+    gc.disable()    # many small acyclic containers: the cyclic collector would cost 4x
+    try:
+        return [json.loads(line) for line in lines.splitlines()]
+    finally:
+        if gc_was_on:
+            gc.enable()
 
 
 # ----- reading records ---------------------------------------------------------------------
