@@ -18,17 +18,16 @@ import numpy as np
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS, card_name
 from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE,
-                     OBS_FIELDS, OVER, REASONS,
-                     S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER, S_GAME_POINTS, S_HAND,
-                     S_LEAD_CARD, S_MARR, S_MARRIED, S_MATCH, S_PHASE, S_POINTS, S_REASON,
-                     S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WINNER,
-                     T_EXCHANGED, T_MARRIED, T_START, apply_action, deal_over as k_deal_over,
-                     follow_mask, game_over as k_game_over, init_game, legal_actions,
-                     marriage_suits, next_deal as k_next_deal, observe, start_deal,
-                     to_move as k_to_move, try_apply)
+                     OBS_FIELDS, OVER, REASONS, S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER,
+                     S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_MARRIED, S_MATCH, S_PHASE,
+                     S_REASON, S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD,
+                     S_WINNER, T_EXCHANGED, T_MARRIED, T_START, apply_action, counted,
+                     deal_over as k_deal_over, follow_mask, game_over as k_game_over,
+                     init_game, legal_actions, marriage_suits, next_deal as k_next_deal,
+                     observe, start_deal, to_move as k_to_move, try_apply)
 from .policies import POLICIES, choose as k_choose
-from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal, hand_names,
-                      parse_item, parse_start, replay_record, talon_names)
+from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal,
+                      hand_names, parse_item, parse_start, replay_record, talon_names)
 from .rules import rules_array
 
 _START_KEYS = ("dealer", "hands", "trump_card", "talon")
@@ -39,16 +38,11 @@ PHASES = ("lead", "follow", "after_last", "over")
 STEPS = ("start", "exchanged", "closed", "married")
 
 
-def counted_of(st, seat) -> int:
-    """Card points of ``seat`` that count (marriages once it has a trick)."""
-    return int(st[S_POINTS + seat] + (st[S_MARR + seat] if st[S_TRICKS + seat] > 0 else 0))
-
-
 def deal_end_of(st) -> dict:
     """A scored deal's ``end`` object (records contract)."""
     return {"winner": int(st[S_WINNER]), "game_points": int(st[S_GAME_POINTS]),
             "reason": REASONS[int(st[S_REASON])],
-            "card_points": [counted_of(st, 0), counted_of(st, 1)],
+            "card_points": [int(counted(st, 0)), int(counted(st, 1))],
             "tricks": [int(st[S_TRICKS]), int(st[S_TRICKS + 1])]}
 
 
