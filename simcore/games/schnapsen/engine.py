@@ -87,7 +87,7 @@ close, claim, pass, resign.
 import numpy as np
 from numba import njit
 
-from ...bits import bounded, game_stream, kth_bit, lowest_bit, next_u64, popcount
+from ...bits import bounded, game_stream, lowest_bit, next_u64
 from .cards import CARD_POINTS
 from .rules import (R_AT_CLOSE, R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_MATCH,
                     R_SCHNEIDER, R_TARGET)
@@ -667,30 +667,6 @@ def observe(r, st, seat, out):
     out[O_WINNER] = st[S_WINNER]
     out[O_GAME_POINTS] = st[S_GAME_POINTS]
     out[O_REASON] = st[S_REASON]
-
-
-# ===== draws from the game's stream ===========================================================
-@njit(cache=True, inline="always")
-def draw_below(st, n):
-    """A uniform integer in [0, n) from the state's stream (advancing it)."""
-    rng, k = bounded(np.uint64(st[S_RNG]), n)
-    st[S_RNG] = np.int64(rng)
-    return k
-
-
-@njit(cache=True, inline="always")
-def draw_card(st, mask):
-    """A uniform card of a non-empty ``mask`` from the state's stream."""
-    return kth_bit(mask, draw_below(st, popcount(mask)))
-
-
-@njit(cache=True, inline="always")
-def draw_u64(st):
-    """64 random bits from the state's stream."""
-    rng, x = next_u64(np.uint64(st[S_RNG]))
-    st[S_RNG] = np.int64(rng)
-    return x
-
 
 
 # ===== whole calls for replay and the Python API ===============================================

@@ -107,7 +107,7 @@ def _marriage_halves(hand):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_marriage(suits, trump):
     """Which marriage to show among the suit bits ``suits``: trumps first."""
     if suits >> trump & 1:
@@ -118,7 +118,7 @@ def heuristic_marriage(suits, trump):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_close(hand, trump, known, points, marriages, tricks, target, marriage_ok):
     """Whether to close: points so far plus what the hand's masters should bring."""
     unknown = _DECK & ~known & ~hand
@@ -146,7 +146,7 @@ def heuristic_close(hand, trump, known, points, marriages, tricks, target, marri
     return est >= target + 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_lead(allowed, hand, trump, known, strict, married):
     """The card to lead from ``allowed`` (the king or queen after a marriage)."""
     if married >= 0:
@@ -193,7 +193,7 @@ def heuristic_lead(allowed, hand, trump, known, strict, married):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_follow(legal, hand, lead, trump, known, strict, points, target):
     """The card to answer ``lead`` with, from ``legal``; ``points``: ours counted."""
     lead_suit = lead // 5
