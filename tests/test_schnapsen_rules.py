@@ -1,10 +1,10 @@
 """Schnapsen rules as worked examples: scoring, follow rules, limits, the turn to lead.
 
-Each example runs through the stepwise engine of records.py (``DealState``),
-which calls the same kernel functions as the batch play (``score_claim``,
-``score_run_out``, ``follow_mask``, ``follower_wins``); the scoring kernels are
-also checked directly.  Where an example needs a position deep in a deal, the
-test sets the engine's counters (points, tricks) and says so.
+Each example runs through the engine's kernels (engine.py: ``start_deal``,
+``legal_actions``, ``apply_action``) via ``Deal`` below, which applies record items
+and, for a refused one, gives the reason replay would print (api.why_illegal).
+Where an example needs a position deep in a deal, the test sets the state's
+counters (points, tricks) and says so.  The scoring kernels are also checked directly.
 """
 from __future__ import annotations
 
@@ -12,11 +12,15 @@ import numpy as np
 import pytest
 
 from simcore.errors import RulesError
+from simcore.games.schnapsen.api import Engine, why_illegal
 from simcore.games.schnapsen.cards import card_name, mask_cards, mask_of, parse_card
-from simcore.games.schnapsen.kernels import (CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN,
-                                             WRONG_CLAIM, follow_mask, follower_wins,
-                                             marriage_suits, score_claim, score_run_out)
-from simcore.games.schnapsen.records import AFTER_LAST, LEAD, T_START, DealState
+from simcore.games.schnapsen.engine import (
+    AFTER_LAST, CLAIM, FAILED_CLOSE, LAST_TRICK, LEAD, N_STATE, RESIGN, S_HAND, S_LEADER,
+    S_MARR, S_MARRIED, S_MATCH, S_PHASE, S_POINTS, S_SNAP_POINTS, S_SNAP_TRICKS, S_STEP,
+    S_TALON_LEFT, S_TRICKS, S_TRUMP_CARD, S_WINNER, S_GAME_POINTS, S_REASON, T_START,
+    WRONG_CLAIM, apply_sequence, follow_mask, follower_wins, marriage_suits, score_claim,
+    score_run_out, start_deal, to_move)
+from simcore.games.schnapsen.records import finish_deal, pack_talon, parse_item
 from simcore.games.schnapsen.rules import RULEBOOK
 
 AUSTRIAN = RULEBOOK.build()
@@ -31,31 +35,73 @@ def cards(mask) -> set[str]:
     return {card_name(c) for c in mask_cards(int(mask))}
 
 
-def deal(rules=AUSTRIAN, needed=(7, 7)) -> DealState:
+class Deal:
+    """A deal in the engine, driven by record items (names, not codes)."""
+
+    def __init__(self, rules, dealer, hands, trump_card, talon, needed):
+        self.eng = Engine(rules)
+        self.rules = rules
+        self.st = np.zeros(N_STATE, np.int64)
+        self.st[S_MATCH], self.st[S_MATCH + 1] = needed
+        start_deal(self.eng.r, self.st, dealer, m(*hands[0]), m(*hands[1]),
+                   parse_card(trump_card), pack_talon(parse_card(c) for c in talon.split()))
+
+    def apply(self, seat, verb, arg=None):
+        """None if legal (then applied), else the rule it breaks."""
+        item = [seat, verb] + ([arg] if arg is not None else [])
+        seat, verb, a, code = parse_item(item)
+        if apply_sequence(self.eng.r, self.st, np.array([seat]), np.array([code]), 1) == 1:
+            return None
+        return why_illegal(self.rules, self.st, seat, verb, a)
+
+    def finish(self):
+        return finish_deal(self.eng.r, self.st)
+
+    def __getattr__(self, name):
+        st = self.__dict__["st"]
+        two = {"points": S_POINTS, "tricks": S_TRICKS, "marriages": S_MARR, "hands": S_HAND}
+        if name in two:
+            return [int(st[two[name]]), int(st[two[name] + 1])]
+        one = {"phase": S_PHASE, "leader": S_LEADER, "snap_points": S_SNAP_POINTS,
+               "snap_tricks": S_SNAP_TRICKS, "trump_card": S_TRUMP_CARD}
+        if name in one:
+            return int(st[one[name]])
+        raise AttributeError(name)
+
+    @property
+    def result(self):
+        st = self.st
+        return (int(st[S_WINNER]), int(st[S_GAME_POINTS]), int(st[S_REASON]))
+
+    def counted(self, seat):
+        return self.points[seat] + (self.marriages[seat] if self.tricks[seat] else 0)
+
+    def end(self):
+        return self.eng.deal_end(self.st)
+
+    def to_act(self):
+        return int(to_move(self.st))
+
+    def legal_cards(self):
+        return {card_name(a) for a in self.eng.legal(self.st) if a < 20}
+
+
+def deal(rules=AUSTRIAN, needed=(7, 7)) -> Deal:
     """Seat 1 deals, so seat 0 leads; hearts are trumps (AH face up).
 
     seat 0: AC TC KC QC JS (the club marriage)   seat 1: AS TS KS QS JD
     talon, drawn from the front: TH KH QH JH AD TD KD QD JC
     """
-    return DealState(rules, 1, [m("AC", "TC", "KC", "QC", "JS"), m("AS", "TS", "KS", "QS", "JD")],
-                     parse_card("AH"), [parse_card(c) for c in
-                                        "TH KH QH JH AD TD KD QD JC".split()], list(needed))
+    return Deal(rules, 1, [("AC", "TC", "KC", "QC", "JS"), ("AS", "TS", "KS", "QS", "JD")],
+                "AH", "TH KH QH JH AD TD KD QD JC", needed)
 
 
 def act(st, seat, verb, arg=None):
-    if verb == "play":
-        arg = parse_card(arg)
-    elif verb == "marriage":
-        arg = "CSHD".index(arg)
     reason = st.apply(seat, verb, arg)
     assert reason is None, reason
 
 
 def refused(st, seat, verb, arg=None) -> str:
-    if verb == "play":
-        arg = parse_card(arg)
-    elif verb == "marriage":
-        arg = "CSHD".index(arg)
     reason = st.apply(seat, verb, arg)
     assert reason is not None, f"{verb} should be refused"
     return reason
@@ -63,8 +109,11 @@ def refused(st, seat, verb, arg=None) -> str:
 
 def at_lead(st, seat, points, tricks, marriages=(0, 0)):
     """Put ``seat`` on lead right after winning a trick, with these counters (set directly)."""
-    st.leader, st.first, st.phase, st.step, st.married = seat, False, LEAD, T_START, -1
-    st.points, st.tricks, st.marriages = list(points), list(tricks), list(marriages)
+    s = st.st
+    s[S_LEADER], s[S_PHASE], s[S_STEP], s[S_MARRIED] = seat, LEAD, T_START, -1
+    s[S_POINTS:S_POINTS + 2] = points
+    s[S_TRICKS:S_TRICKS + 2] = tricks
+    s[S_MARR:S_MARR + 2] = marriages
 
 
 # ----- claims -----------------------------------------------------------------
@@ -123,9 +172,8 @@ def test_marriage_points_wait_for_a_trick():
 
 
 def test_marriage_in_trumps_is_forty():
-    st = DealState(AUSTRIAN, 1, [m("KH", "QH", "AC", "TC", "JS"), m("AS", "TS", "KS", "QS", "JD")],
-                   parse_card("AH"), [parse_card(c) for c in
-                                      "TH JH KC QC AD TD KD QD JC".split()], [7, 7])
+    st = Deal(AUSTRIAN, 1, [("KH", "QH", "AC", "TC", "JS"), ("AS", "TS", "KS", "QS", "JD")],
+              "AH", "TH JH KC QC AD TD KD QD JC", (7, 7))
     act(st, 0, "marriage", "H")
     assert st.marriages == [40, 0]
 
@@ -140,7 +188,7 @@ def test_failed_close_by_running_out_gives_three_when_opponent_had_no_trick():
         act(st, 0, "play", lead)
         act(st, 1, "play", answer)
     act(st, 0, "play", "JS")
-    assert st.apply(1, "play", parse_card("AS")) is None
+    assert st.apply(1, "play", "AS") is None
     assert st.phase == AFTER_LAST and st.points == [47, 13]
     assert st.finish() is None
     assert st.result == (1, 3, FAILED_CLOSE)
@@ -196,11 +244,7 @@ def play_out(st, claim=False):
     """Play the lowest legal card every time, never claiming, until the last trick."""
     while st.phase != AFTER_LAST:
         seat = st.to_act()
-        if st.phase == LEAD:
-            card = mask_cards(st.hands[seat])[0]
-        else:
-            card = mask_cards(int(follow_mask(np.uint64(st.hands[seat]), st.lead_card,
-                                              st.trump, st.strict())))[0]
+        card = min(st.legal_cards(), key=parse_card)
         assert st.apply(seat, "play", card) is None
     if claim:
         return st.apply(st.leader, "claim")
@@ -239,7 +283,7 @@ def test_resign_gives_what_the_opponent_still_needs():
     (("AH", "JH", "TC"), "KH", True, {"AH"}),              # trump led: beat it
 ])
 def test_follow_suit_beat_else_trump_once_closed(hand, lead, strict, allowed):
-    got = follow_mask(np.uint64(m(*hand)), parse_card(lead), H, strict)
+    got = follow_mask(np.int64(m(*hand)), parse_card(lead), H, strict)
     assert cards(got) == allowed
 
 
@@ -261,12 +305,11 @@ def test_follow_rule_enforced_after_close():
 
 # ----- exchange and close limits ----------------------------------------------------
 def holding_trump_jack(rules, talon_left):
-    st = DealState(rules, 1, [m("JH", "TC", "KC", "QC", "JS"), m("AS", "TS", "KS", "QS", "JD")],
-                   parse_card("AH"), [parse_card(c) for c in
-                                      "TH KH QH AC AD TD KD QD JC".split()], [7, 7])
-    st.talon_left = talon_left
+    st = Deal(rules, 1, [("JH", "TC", "KC", "QC", "JS"), ("AS", "TS", "KS", "QS", "JD")],
+              "AH", "TH KH QH AC AD TD KD QD JC", (7, 7))
+    st.st[S_TALON_LEFT] = talon_left  # set directly: as if tricks had been played
     if talon_left < 10:
-        st.first = False
+        st.st[S_TRICKS] = 1
     return st
 
 
@@ -286,7 +329,7 @@ def test_exchange_and_close_limits(preset, talon_left, ok):
         reason = st.apply(0, verb)
         assert (reason is None) == ok, reason
         if not ok:
-            assert f"needs at least 4" in reason
+            assert "needs at least 4" in reason
 
 
 def test_no_exchange_or_close_once_the_talon_is_gone():

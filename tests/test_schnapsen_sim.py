@@ -5,9 +5,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcore.games.schnapsen.cards import CARD_POINTS, DECK_MASK, mask_of, parse_card, \
-    parse_suit
-from simcore.games.schnapsen.records import DealState
+from naive_schnapsen import NaiveDeal
+from simcore.games.schnapsen.api import Engine
+from simcore.games.schnapsen.cards import CARD_POINTS, DECK_MASK, card_name
+from simcore.games.schnapsen.engine import (A_PASS, N_STATE, S_HAND, S_MATCH, S_PLAYED,
+                                            S_POINTS, S_TALON, S_TALON_LEFT, S_TRICKS,
+                                            S_TRUMP_CARD, start_deal)
+from simcore.games.schnapsen.records import parse_start
 from simcore.games.schnapsen.rules import RULEBOOK
 from simcore.runner import simulate
 
@@ -21,47 +25,71 @@ def _points(mask):
     return sum(int(CARD_POINTS[c]) for c in range(20) if mask >> c & 1)
 
 
-def check_deal_invariants(rules, deal, needed):
-    s = deal["start"]
-    hands = [mask_of(parse_card(c) for c in h) for h in s["hands"]]
-    st = DealState(rules, s["dealer"], hands, parse_card(s["trump_card"]),
-                   [parse_card(c) for c in s["talon"]], needed)
-    played = 0
-    for seat, verb, *arg in deal["actions"]:
-        a = None
-        if verb == "play":
-            a = parse_card(arg[0])
-            played |= 1 << a
-        elif verb == "marriage":
-            a = parse_suit(arg[0])
-        assert st.apply(seat, verb, a) is None
-        assert st.hands[0] & st.hands[1] == 0
-        talon = mask_of(st.talon) | (1 << st.trump_card if st.talon_left else 0)
-        # every card in exactly one place
-        assert st.hands[0] ^ st.hands[1] ^ talon ^ played == DECK_MASK
-        assert (st.hands[0] | st.hands[1] | talon) & played == 0
-    assert st.finish() is None
+def talon_mask(st):
+    """The talon's cards, the trump card included while it lies there."""
+    left = int(st[S_TALON_LEFT])
+    if left == 0:
+        return 0
+    word = int(st[S_TALON])
+    mask = 1 << int(st[S_TRUMP_CARD])
+    for i in range(left - 1):
+        mask |= 1 << (word >> (5 * i) & 31)
+    return mask
+
+
+def legal_items(eng, st):
+    """The engine's legal actions as record items (pass as (seat, "pass"))."""
+    seat = eng.to_move(st)
+    return {(seat, "pass") if a == A_PASS else tuple(eng.action_to_record(st, a))
+            for a in eng.legal(st)}
+
+
+def check_deal_invariants(eng, rules, deal, st):
+    """Replay a record's deal in the engine (``st`` carries the match) beside the naive
+    reference: the same legal actions at every step, every card in one place, the end."""
+    needed = [int(st[S_MATCH]), int(st[S_MATCH + 1])]
+    naive = NaiveDeal(rules, deal["start"], needed)
+    dealer, h0, h1, tc, talon = parse_start(deal["start"], 0, {0, 1})
+    start_deal(eng.r, st, dealer, h0, h1, tc, talon)
+    for item in deal["actions"] + [None]:
+        assert legal_items(eng, st) == naive.legal()
+        hands = int(st[S_HAND]), int(st[S_HAND + 1])
+        played = int(st[S_PLAYED])
+        assert hands[0] & hands[1] == 0
+        assert hands[0] ^ hands[1] ^ talon_mask(st) ^ played == DECK_MASK
+        assert (hands[0] | hands[1] | talon_mask(st)) & played == 0
+        assert {card_name(c) for c in range(20) if not played >> c & 1} \
+            == naive.cards_in_play()
+        if item is None:
+            break
+        eng.apply(st, eng.action_from_record(st, item))
+        naive.apply(item)
+    if not eng.deal_over(st):  # the implicit pass after the last trick
+        naive.apply((eng.to_move(st), "pass"))
+        eng.apply(st, A_PASS)
     # the card points of both sides' tricks plus the cards never played make 120
-    left = st.hands[0] | st.hands[1] | mask_of(st.talon) | (1 << st.trump_card
-                                                            if st.talon_left else 0)
-    assert sum(st.points) + _points(left) == 120
-    if st.result[2] == 3:  # last_trick: every card was played
-        assert sum(st.points) == 120 and sum(st.tricks) == 10
-    assert st.end() == deal["end"]
+    points = int(st[S_POINTS]) + int(st[S_POINTS + 1])
+    assert points + _points(DECK_MASK & ~int(st[S_PLAYED])) == 120
+    if eng.deal_end(st)["reason"] == "last_trick":  # every card was played
+        assert points == 120 and int(st[S_TRICKS]) + int(st[S_TRICKS + 1]) == 10
+    assert eng.deal_end(st) == naive.end() == deal["end"]
 
 
 @pytest.mark.parametrize("preset, sets", VARIANTS)
 def test_invariants_over_random_matches(preset, sets, game_records):
     rules = RULEBOOK.build(preset, assignments=sets)
     for pols in (("random", "random"), ("heuristic", "sloppy")):
+        eng = Engine(rules)
         for rec in game_records("schnapsen", rules, pols, 21, range(60)):
             needed = [rules["match_points"]] * 2
+            st = np.zeros(N_STATE, np.int64)
+            st[S_MATCH:S_MATCH + 2] = needed
             prev = None
             for deal in rec["deals"]:
                 if prev is not None:
                     assert deal["start"]["dealer"] == 1 - prev
                 prev = deal["start"]["dealer"]
-                check_deal_invariants(rules, deal, needed)
+                check_deal_invariants(eng, rules, deal, st)
                 e = deal["end"]
                 assert e["game_points"] in (1, 2, 3)
                 needed[e["winner"]] -= e["game_points"]
@@ -130,4 +158,5 @@ def test_sloppy_makes_wrong_claims_and_heuristic_does_not():
 def test_kernel_signature_is_integer_typed():
     from simcore.games.schnapsen.play import play_match
     for sig in play_match.signatures:
-        assert str(sig[0]) == "array(int64, 1d, C)"
+        assert str(sig[0]) == "array(int64, 1d, C)"      # the rules
+        assert str(sig[4]) == "array(int64, 1d, C)"      # the state

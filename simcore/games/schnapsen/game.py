@@ -4,7 +4,7 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .kernels import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
+from .engine import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
 from .play import DEAL_COLUMNS, N_DEAL_COLUMNS, play_batch
 from .policies import POLICIES
 from .rules import RULEBOOK, max_deals, rules_array
@@ -155,9 +155,25 @@ class Schnapsen(Game):
                                                "last_trick", "resign"])
         return {"games": games, "deals": deals}
 
+    def records(self, rules, policies, policy_ids, seed, start, count):
+        """The records of matches ``start .. start+count-1`` of run ``seed`` (built in bulk
+        from the parallel logging kernel)."""
+        from .records import build_records
+        return build_records(rules, policies, policy_ids, seed, start, count)
+
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count) -> bytes:
+        """The same records as JSON Lines bytes (``json.dumps(record, separators=(",",
+        ":"))`` and a newline each), written by a parallel kernel: a fast path for writers."""
+        from .records import build_record_lines
+        return build_record_lines(rules, policies, policy_ids, seed, start, count)
+
     def record(self, rules, policies, policy_ids, seed, index):
-        from .records import build_record
-        return build_record(rules, policies, policy_ids, seed, index)
+        return self.records(rules, policies, policy_ids, seed, index, 1)[0]
+
+    def engine(self, rules):
+        """The per-decision Python API (api.Engine) under ``rules``."""
+        from .api import Engine
+        return Engine(rules)
 
     def replay(self, record):
         from .records import replay_record

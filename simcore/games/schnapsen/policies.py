@@ -23,13 +23,24 @@ card points reach ``target``.
 considers claiming, with probability ``SLOPPY_ERROR`` (10%) its count is off
 by a uniform amount from -10 to +10 (never 0), so it may claim wrongly or
 miss a claim.  It studies what counting errors cost.
+
+Every player is a function of what its seat can see: ``choose`` reads the state
+only where ``engine.observe`` would show the seat to move the same thing (its own
+hand, the cards played, the face-up trump card, the talon, the step of the turn,
+its own points) plus the game's random stream; tests/test_schnapsen_engine.py
+re-deals the hidden cards and checks that no choice changes.
 """
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, bounded, highest_bit, lowest_bit, uniform01
+from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount, uniform01
 from .cards import CARD_POINTS, SUIT_MASK
-from .kernels import card_bit
+from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
+                     LEAD, S_CLOSER, S_HAND, S_LEAD_CARD, S_LEADER, S_MARR, S_MARRIED,
+                     S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
+                     S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
+                     counted_points, follow_mask, marriage_suits)
+from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
 POLICIES = ("random", "heuristic", "sloppy")
 RANDOM, HEURISTIC, SLOPPY = 0, 1, 2
@@ -43,17 +54,23 @@ _KQ = np.uint64(0b110)
 
 
 @njit(cache=True, inline="always")
-def wants_claim(policy, state, points, target):
-    """Whether a player with ``points`` counted card points claims; (state, yes)."""
+def card_bit(card):
+    """The one-card mask of ``card`` (uint64)."""
+    return U1 << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def wants_claim(policy, rng, points, target):
+    """Whether a player with ``points`` counted card points claims; (rng, yes)."""
     if policy == SLOPPY:
-        state, u = uniform01(state)
+        rng, u = uniform01(rng)
         if u < SLOPPY_ERROR:
-            state, d = bounded(state, 2 * SLOPPY_SPREAD)
+            rng, d = bounded(rng, 2 * SLOPPY_SPREAD)
             d -= SLOPPY_SPREAD
             if d >= 0:
                 d += 1
-            return state, points + d >= target
-    return state, points >= target
+            return rng, points + d >= target
+    return rng, points >= target
 
 
 @njit(cache=True, inline="always")
@@ -90,7 +107,7 @@ def _marriage_halves(hand):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_marriage(suits, trump):
     """Which marriage to show among the suit bits ``suits``: trumps first."""
     if suits >> trump & 1:
@@ -101,7 +118,7 @@ def heuristic_marriage(suits, trump):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_close(hand, trump, known, points, marriages, tricks, target, marriage_ok):
     """Whether to close: points so far plus what the hand's masters should bring."""
     unknown = _DECK & ~known & ~hand
@@ -129,7 +146,7 @@ def heuristic_close(hand, trump, known, points, marriages, tricks, target, marri
     return est >= target + 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_lead(allowed, hand, trump, known, strict, married):
     """The card to lead from ``allowed`` (the king or queen after a marriage)."""
     if married >= 0:
@@ -176,7 +193,7 @@ def heuristic_lead(allowed, hand, trump, known, strict, married):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_follow(legal, hand, lead, trump, known, strict, points, target):
     """The card to answer ``lead`` with, from ``legal``; ``points``: ours counted."""
     lead_suit = lead // 5
@@ -231,3 +248,104 @@ def heuristic_follow(legal, hand, lead, trump, known, strict, points, target):
     if plain != U0:
         return cheapest(plain)
     return cheapest(legal)
+
+
+@njit(cache=True, inline="always")
+def _lead_turn(r, st, pid, rng):
+    """The turn to lead from its current step: every optional step still open, in the
+    rules' order (claim, exchange, close, marriage, claim), then the card; (rng, action).
+    A step declined draws what it drew in the fused loop and moves on."""
+    p = st[S_LEADER]
+    hand = st[S_HAND + p]
+    step = st[S_STEP]
+    trump = st[S_TRUMP]
+    target = r[R_TARGET]
+    talon_left = st[S_TALON_LEFT]
+    strict = st[S_CLOSER] >= 0 or talon_left == 0
+    points = st[S_POINTS + p]
+    marriages = st[S_MARR + p]
+    tricks = st[S_TRICKS + p]
+    if step == T_START:
+        if st[S_TRICKS] + st[S_TRICKS + 1] > 0:  # a claim right after winning a trick
+            rng, yes = wants_claim(pid, rng, counted_points(points, marriages, tricks), target)
+            if yes:
+                return rng, A_CLAIM
+        if not strict and talon_left >= r[R_EXCH_MIN] and (hand >> (trump * 5)) & 1 == 1:
+            yes = True
+            if pid == RANDOM:
+                rng, k = bounded(rng, 2)
+                yes = k == 1
+            if yes:
+                return rng, A_EXCHANGE
+    if step <= T_EXCHANGED and not strict and talon_left >= r[R_CLOSE_MIN]:
+        if pid == RANDOM:
+            rng, k = bounded(rng, 2)
+            yes = k == 1
+        else:
+            known = np.uint64(st[S_PLAYED]) | card_bit(st[S_TRUMP_CARD])
+            yes = heuristic_close(np.uint64(hand), trump, known, points, marriages, tricks,
+                                  target, r[R_MARR_CLOSED] != 0)
+        if yes:
+            return rng, A_CLOSE
+    if step <= T_CLOSED and (not strict or r[R_MARR_CLOSED] != 0):
+        suits = marriage_suits(hand)
+        if suits != 0:
+            married = -1
+            if pid == RANDOM:
+                rng, k = bounded(rng, 2)
+                if k == 1:
+                    rng, j = bounded(rng, popcount(np.uint64(suits)))
+                    married = kth_bit(np.uint64(suits), j)
+            else:
+                married = heuristic_marriage(suits, trump)
+            if married >= 0:
+                return rng, A_MARRIAGE + married
+    married = -1
+    allowed = hand
+    if step == T_MARRIED:
+        married = st[S_MARRIED]
+        rng, yes = wants_claim(pid, rng, counted_points(points, marriages, tricks), target)
+        if yes:
+            return rng, A_CLAIM
+        allowed = hand & (np.int64(0b110) << (5 * married))
+    if pid == RANDOM:
+        rng, k = bounded(rng, popcount(allowed))
+        return rng, kth_bit(allowed, k)
+    known = np.uint64(st[S_PLAYED])
+    if not strict:
+        known |= card_bit(st[S_TRUMP_CARD])
+    return rng, heuristic_lead(np.uint64(allowed), np.uint64(hand), trump, known, strict,
+                               married)
+
+
+@njit(cache=True, inline="always")
+def choose(r, st, pid):
+    """The action policy ``pid`` takes for the seat to move; advances the state's stream
+    by exactly the draws the policy makes (none for the heuristic's card play)."""
+    rng = np.uint64(st[S_RNG])
+    ph = st[S_PHASE]
+    if ph == FOLLOW:
+        p = 1 - st[S_LEADER]
+        hand = st[S_HAND + p]
+        lead = st[S_LEAD_CARD]
+        trump = st[S_TRUMP]
+        strict = st[S_CLOSER] >= 0 or st[S_TALON_LEFT] == 0
+        legal = follow_mask(hand, lead, trump, strict)
+        if pid == RANDOM:
+            rng, k = bounded(rng, popcount(legal))
+            a = kth_bit(legal, k)
+        else:
+            known = np.uint64(st[S_PLAYED])
+            if not strict:
+                known |= card_bit(st[S_TRUMP_CARD])
+            a = heuristic_follow(np.uint64(legal), np.uint64(hand), lead, trump, known, strict,
+                                 st[S_POINTS + p] + st[S_MARR + p], r[R_TARGET])
+    elif ph == LEAD:
+        rng, a = _lead_turn(r, st, pid, rng)
+    else:  # AFTER_LAST: the last trick's winner claims or not
+        p = st[S_LEADER]
+        rng, yes = wants_claim(pid, rng, counted_points(st[S_POINTS + p], st[S_MARR + p],
+                                                        st[S_TRICKS + p]), r[R_TARGET])
+        a = A_CLAIM if yes else A_PASS
+    st[S_RNG] = np.int64(rng)
+    return a

@@ -1,0 +1,308 @@
+"""Schnapsen, one decision at a time from Python: ``Engine`` over the engine's kernels.
+
+    >>> from simcore.games.schnapsen import GAME
+    >>> eng = GAME.engine(GAME.build_rules())
+    >>> s = eng.new(seed=1, index=0)              # match 0 of run 1, as the batch plays it
+    >>> a = eng.choose("heuristic", s)            # what the heuristic would do here
+    >>> eng.describe(a), eng.action_to_record(s, a)
+    >>> eng.apply(s, a)                           # in place; ValueError if illegal
+
+A state is the engine's int64 array (engine.py documents its words); copy it
+with ``s.copy()`` to explore. Every method calls the jitted kernels, a few
+microseconds a call.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import ReplayError, TricksimError
+from .cards import SUITS, card_name
+from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE,
+                     OBS_FIELDS, OVER, REASONS, S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER,
+                     S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_MARRIED, S_MATCH, S_PHASE,
+                     S_REASON, S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD,
+                     S_WINNER, T_EXCHANGED, T_MARRIED, T_START, apply_action, counted,
+                     deal_over as k_deal_over, follow_mask, game_over as k_game_over,
+                     init_game, legal_actions, marriage_suits, next_deal as k_next_deal,
+                     observe, start_deal, to_move as k_to_move, try_apply)
+from .policies import POLICIES, choose as k_choose
+from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal,
+                      hand_names, parse_item, parse_start, replay_record, talon_names)
+from .rules import rules_array
+
+_START_KEYS = ("dealer", "hands", "trump_card", "talon")
+_OBS_NAMES = [name for name, _ in OBS_FIELDS]
+_PAIRS = ("marriages", "points", "marriage_points", "tricks", "match")
+_SUIT_SETS = [[SUITS[s] for s in range(4) if m >> s & 1] for m in range(16)]
+PHASES = ("lead", "follow", "after_last", "over")
+STEPS = ("start", "exchanged", "closed", "married")
+
+
+def deal_end_of(st) -> dict:
+    """A scored deal's ``end`` object (records contract)."""
+    return {"winner": int(st[S_WINNER]), "game_points": int(st[S_GAME_POINTS]),
+            "reason": REASONS[int(st[S_REASON])],
+            "card_points": [int(counted(st, 0)), int(counted(st, 1))],
+            "tricks": [int(st[S_TRICKS]), int(st[S_TRICKS + 1])]}
+
+
+def deal_start_of(st) -> dict:
+    """The ``start`` object of a deal not yet begun (state right after it was dealt)."""
+    return {"dealer": int(st[S_DEALER]),
+            "hands": [hand_names(st[S_HAND]), hand_names(st[S_HAND + 1])],
+            "trump_card": card_name(int(st[S_TRUMP_CARD])),
+            "talon": talon_names(st[S_TALON])}
+
+
+def why_illegal(rules, st, seat, verb, arg) -> str:
+    """The rule an action breaks in state ``st`` (it was found illegal by the kernels)."""
+    phase = int(st[S_PHASE])
+    if phase == OVER:
+        return "an action after the deal has ended"
+    tm = int(k_to_move(st))
+    if seat != tm:
+        return f"it is seat {tm}'s turn, not seat {seat}'s"
+    step = int(st[S_STEP])
+    strict = st[S_CLOSER] >= 0 or st[S_TALON_LEFT] == 0
+    talon_left = int(st[S_TALON_LEFT])
+    hand = int(st[S_HAND + seat])
+    if verb == "claim":
+        return ("a claim is allowed only right after winning a trick (before exchanging, "
+                "closing or showing a marriage), right after a marriage, or after the last "
+                "trick")
+    if phase == AFTER_LAST:
+        return f"after the last trick only its winner's claim may follow, not '{verb}'"
+    if verb == "play":
+        if not hand >> arg & 1:
+            return f"seat {seat} does not hold {card_name(arg)}"
+        if phase == LEAD:
+            married = int(st[S_MARRIED])
+            return (f"after the marriage in {SUITS[married]} seat {seat} must lead its king "
+                    f"or queen, not {card_name(arg)}")
+        lead = int(st[S_LEAD_CARD])
+        legal = int(follow_mask(np.int64(hand), lead, int(st[S_TRUMP]), strict))
+        return (f"the talon is closed or used up: seat {seat} must follow suit and beat "
+                f"{card_name(lead)} if able, else trump if able; {card_name(arg)} is not "
+                f"allowed (allowed: {' '.join(hand_names(legal))})")
+    if phase != LEAD:
+        return f"seat {seat} must answer the lead with a card, not '{verb}'"
+    if step == T_MARRIED:
+        return f"after a marriage seat {seat} must lead its king or queen (or claim)"
+    if verb == "exchange":
+        if step > T_START:
+            return "the exchange comes before closing and showing a marriage"
+        if strict:
+            return "the trump jack may be exchanged only while the talon is open"
+        jack = int(st[S_TRUMP]) * 5
+        if talon_left < rules["exchange_min_talon"]:
+            return (f"the talon holds {talon_left} cards; exchanging needs at least "
+                    f"{rules['exchange_min_talon']}")
+        return f"seat {seat} does not hold the trump jack {card_name(jack)}"
+    if verb == "close":
+        if step > T_EXCHANGED:
+            return "closing comes before showing a marriage"
+        if strict:
+            return "the talon is already closed or used up"
+        return (f"the talon holds {talon_left} cards; closing needs at least "
+                f"{rules['close_min_talon']}")
+    if verb == "marriage":
+        if strict and not rules["marriage_after_close"]:
+            return ("marriages may not be shown once the talon is closed or used up "
+                    "(marriage_after_close = false)")
+        if not int(marriage_suits(np.int64(hand))) >> arg & 1:
+            return f"seat {seat} does not hold king and queen of {SUITS[arg]}"
+        return "a marriage comes before the lead"   # pragma: no cover (steps above)
+    return f"'{verb}' is not allowed here"          # pragma: no cover
+
+
+class Engine:
+    """Schnapsen one decision at a time under ``rules`` (a RuleSet)."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.r = rules_array(rules)
+        self._buf = np.zeros(MAX_LEGAL, np.int64)
+        self._obs = np.zeros(N_OBS, np.int64)
+
+    # ----- states ---------------------------------------------------------------------
+    def new(self, seed: int, index: int) -> np.ndarray:
+        """Match ``index`` of run ``seed``, dealt as the batch run deals it."""
+        st = np.zeros(N_STATE, np.int64)
+        init_game(self.r, st, np.uint64(seed), int(index))
+        return st
+
+    def from_record(self, record: dict, deal: int = 0, upto: int | None = None) -> np.ndarray:
+        """The position after the first ``upto`` actions of deal ``deal`` of a record (None:
+        all of them, the deal then scored).  The record is validated as replay does.  When
+        the record is the run's own play of its (seed, index) by its policies, the state's
+        stream is the batch run's too, so ``choose`` continues the game as it was played."""
+        replay_record(record)
+        deals = record["deals"]
+        if not 0 <= deal < len(deals):
+            raise TricksimError(f"deal {deal} is not in the record (it has {len(deals)})")
+        n_act = len(deals[deal]["actions"])
+        if upto is not None and not 0 <= upto <= n_act:
+            raise TricksimError(f"upto {upto} is not allowed; deal {deal} has {n_act} actions")
+        r = self.r
+        pids = None
+        if all(p in POLICIES for p in record["policies"]):
+            pids = [POLICIES.index(p) for p in record["policies"]]
+        seed = record["seed"]
+        st = self.new(seed if seed < 2**64 else 0, record["index"])
+        in_sync = pids is not None and seed < 2**64
+        for d in range(deal + 1):
+            dj = deals[d]
+            if d > 0 and in_sync:
+                k_next_deal(r, st)
+            if in_sync and deal_start_of(st) != {k: dj["start"][k] for k in _START_KEYS}:
+                in_sync = False
+            if not in_sync:
+                dealer, h0, h1, tc, talon = parse_start(dj["start"], d, {0, 1})
+                if d == 0:
+                    st[S_FIRST_DEALER] = dealer
+                st[S_DEAL] = d
+                start_deal(r, st, dealer, h0, h1, tc, talon)
+            last = d == deal and upto is not None
+            for item in (dj["actions"][:upto] if last else dj["actions"]):
+                code = parse_item(item)[3]
+                if in_sync:
+                    in_sync = int(k_choose(r, st, pids[int(k_to_move(st))])) == code
+                apply_action(r, st, code)
+            if not last:
+                if in_sync and st[S_PHASE] == AFTER_LAST:
+                    in_sync = int(k_choose(r, st, pids[int(k_to_move(st))])) == A_PASS
+                finish_deal(r, st)
+        return st
+
+    # ----- rules --------------------------------------------------------------------------
+    def legal(self, state) -> list[int]:
+        """The legal actions of the seat to move (empty once the deal is scored)."""
+        n = legal_actions(self.r, state, self._buf)
+        return self._buf[:n].tolist()
+
+    def apply(self, state, action: int) -> None:
+        """Apply ``action`` of the seat to move, in place; ValueError if it is not legal."""
+        action = int(action)
+        if try_apply(self.r, state, action):
+            return
+        why = ""
+        if 0 <= action < N_ACTIONS and not k_deal_over(state):
+            item = action_item(int(k_to_move(state)), action)
+            if item is not None:
+                seat, verb, arg, _ = parse_item(item)
+                why = f" ({why_illegal(self.rules, state, seat, verb, arg)})"
+        legal = ", ".join(f"{a} ({self.describe(a)})" for a in self.legal(state))
+        raise ValueError(f"action {action} ({self.describe(action)}) is not legal here{why}; "
+                         f"legal: {legal or 'none, the deal is scored'}")
+
+    def to_move(self, state) -> int:
+        """The seat to act."""
+        return int(k_to_move(state))
+
+    def deal_over(self, state) -> bool:
+        """Whether the deal is scored."""
+        return bool(k_deal_over(state))
+
+    def game_over(self, state) -> bool:
+        """Whether the match is decided."""
+        return bool(k_game_over(state))
+
+    def next_deal(self, state) -> None:
+        """Deal the match's next deal from its stream (in place)."""
+        if not k_deal_over(state) or k_game_over(state):
+            raise ValueError("the next deal comes once a deal is scored and the match is "
+                             "not decided")
+        k_next_deal(self.r, state)
+
+    def view(self, state, seat: int) -> dict:
+        """What ``seat`` can see (engine.OBS_FIELDS), decoded: cards by record name, seat
+        pairs as lists (``points``, ``marriage_points``, ``tricks``, ``match``,
+        ``marriages`` as suit letters)."""
+        o = self._obs
+        observe(self.r, state, int(seat), o)
+        v = dict(zip(_OBS_NAMES, o.tolist()))
+        for key in ("hand", "played", "opp_known", "opp_void"):
+            v[key] = hand_names(v[key])
+        for key in ("lead_card", "trump_card"):
+            v[key] = CARD_NAMES[v[key]] if v[key] >= 0 else None
+        v["phase"] = PHASES[v["phase"]]
+        v["step"] = STEPS[v["step"]]
+        v["trump"] = SUITS[v["trump"]]
+        v["married"] = SUITS[v["married"]] if v["married"] >= 0 else None
+        v["reason"] = REASONS[v["reason"]] if v["reason"] >= 0 else None
+        for prefix in _PAIRS:
+            v[prefix] = [v.pop(prefix + "_0"), v.pop(prefix + "_1")]
+        v["marriages"] = [list(_SUIT_SETS[m]) for m in v["marriages"]]
+        return v
+
+    # ----- players ---------------------------------------------------------------------------
+    def choose(self, policy_name: str, state) -> int:
+        """The action ``policy_name`` takes for the seat to move (advances the stream)."""
+        if policy_name not in POLICIES:
+            raise ValueError(f"unknown policy '{policy_name}'; policies: "
+                             + ", ".join(POLICIES))
+        if k_deal_over(state):
+            raise ValueError("the deal is scored: no one is to act")
+        return int(k_choose(self.r, state, POLICIES.index(policy_name)))
+
+    # ----- records ------------------------------------------------------------------------------
+    def action_to_record(self, state, action: int) -> list | None:
+        """The record item ``[seat, verb]`` or ``[seat, verb, arg]`` of ``action`` by the seat
+        to move; None for ``pass``, which a record leaves implicit."""
+        if not 0 <= action < N_ACTIONS:
+            raise ValueError(f"{action} is not an action code (0 to {N_ACTIONS - 1})")
+        return action_item(int(k_to_move(state)), int(action))
+
+    def action_from_record(self, state, item) -> int:
+        """The action code of a record item; ValueError if malformed or not the seat to
+        move's."""
+        try:
+            seat, _, _, code = parse_item(item)
+        except ReplayError as exc:
+            raise ValueError(str(exc)) from None
+        if seat != k_to_move(state):
+            raise ValueError(f"it is seat {int(k_to_move(state))}'s turn, not seat {seat}'s")
+        return code
+
+    def describe(self, action: int) -> str:
+        """An action in words, e.g. ``play QH``."""
+        return describe_code(int(action))
+
+    def deal_end(self, state) -> dict:
+        """The scored deal's ``end`` object."""
+        if not k_deal_over(state):
+            raise ValueError("the deal is not over")
+        return deal_end_of(state)
+
+    def result(self, state) -> dict:
+        """The decided match's ``result`` object."""
+        if not k_game_over(state):
+            raise ValueError("the match is not over")
+        left = [int(state[S_MATCH]), int(state[S_MATCH + 1])]
+        return {"winner": 0 if left[0] <= 0 else 1, "match_points": left}
+
+    def play(self, seed: int, index: int, policies) -> dict:
+        """Match ``index`` of run ``seed`` played through these calls, as a record."""
+        policies = list(policies)
+        for p in policies:
+            if p not in POLICIES:
+                raise ValueError(f"unknown policy '{p}'; policies: " + ", ".join(POLICIES))
+        st = self.new(seed, index)
+        deals = []
+        while True:
+            start = deal_start_of(st)
+            actions = []
+            while not self.deal_over(st):
+                a = self.choose(policies[self.to_move(st)], st)
+                item = self.action_to_record(st, a)
+                if item is not None:
+                    actions.append(item)
+                self.apply(st, a)
+            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
+            if self.game_over(st):
+                break
+            self.next_deal(st)
+        return {"game": "schnapsen", "rules": self.rules.to_dict(), "seed": int(seed),
+                "index": int(index), "policies": policies, "deals": deals,
+                "result": self.result(st)}
+
