@@ -95,13 +95,28 @@ class Schadenfreude(Game):
         data["first_leader"] = c["first_leader"]
         return {"games": pd.DataFrame(data)}
 
+    def records(self, rules, names, ids, seed, start, count):
+        """The records of games ``start .. start+count-1`` of run ``seed`` (list of dicts)."""
+        from .records import build_records
+        return build_records(rules, names, ids, seed, start, count)
+
+    def records_text(self, rules, names, ids, seed, start, count):
+        """The same records as JSON text, one compact line each (no trailing newline):
+        what a writer would get from ``json.dumps(record, separators=(",", ":"))``."""
+        from .records import records_text
+        return records_text(rules, names, ids, seed, start, count)
+
     def record(self, rules, policies, policy_ids, seed, index):
-        from .records import build_record
-        return build_record(rules, policies, policy_ids, seed, index)
+        return self.records(rules, policies, policy_ids, seed, index, 1)[0]
 
     def replay(self, record):
         from .records import replay_record
         replay_record(record)
+
+    def engine(self, rules):
+        """The per-decision Python API (api.Engine) for ``rules``."""
+        from .api import Engine
+        return Engine(rules)
 
 
 GAME = Schadenfreude()
