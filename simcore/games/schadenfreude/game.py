@@ -100,11 +100,11 @@ class Schadenfreude(Game):
         from .records import build_records
         return build_records(rules, names, ids, seed, start, count)
 
-    def records_text(self, rules, names, ids, seed, start, count):
-        """The same records as JSON text, one compact line each (no trailing newline):
-        what a writer would get from ``json.dumps(record, separators=(",", ":"))``."""
-        from .records import records_text
-        return records_text(rules, names, ids, seed, start, count)
+    def records_jsonl(self, rules, names, ids, seed, start, count) -> bytes:
+        """The same records as JSON Lines bytes, each line exactly
+        ``json.dumps(record, separators=(",", ":"))`` (the fast way to write them)."""
+        from .records import records_jsonl
+        return records_jsonl(rules, names, ids, seed, start, count)
 
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]

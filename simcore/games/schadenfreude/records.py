@@ -3,7 +3,7 @@
 Writing: ``count_rounds`` and ``play_logged`` (play.py) play the games on the
 engine in parallel and log every round; ``_emit`` (njit, parallel) writes each
 record's JSON text exactly as ``json.dumps(record, separators=(",", ":"))``
-would, so ``records`` is one ``json.loads`` per game.
+would (``records_jsonl``), so a dict is one ``json.loads`` per game.
 
 Replay: this module only turns JSON into action codes and back and checks the
 record's shape; the rules are the engine's (``start_deal``, ``lead_candidates``,
@@ -11,6 +11,7 @@ record's shape; the rules are the engine's (``start_deal``, ``lead_candidates``,
 """
 from __future__ import annotations
 
+import gc
 import json
 
 import numpy as np
@@ -67,19 +68,26 @@ def _b(text: str) -> np.ndarray:
     return np.frombuffer(text.encode(), dtype=np.uint8).copy()
 
 
-_NAMES = np.zeros((50, 3), dtype=np.uint8)
-_NAME_LEN = np.zeros(50, dtype=np.int64)
+# byte tables: a card's name in quotes then a comma ('"7H",'), and every action
+# ('[2,"play","7H"]'), padded to fixed widths so that each is one fixed-size copy
+_QNAME = np.zeros((50, 8), dtype=np.uint8)
+_QNAME_LEN = np.zeros(50, dtype=np.int64)
+_ACT = np.zeros((5 * 50, 16), dtype=np.uint8)
+_ACT_LEN = np.zeros(5 * 50, dtype=np.int64)
 for _c in range(50):
-    _nm = card_name(_c).encode()
-    _NAMES[_c, :len(_nm)] = list(_nm)
-    _NAME_LEN[_c] = len(_nm)
+    _q = f'"{card_name(_c)}",'.encode()
+    _QNAME[_c, :len(_q)] = list(_q)
+    _QNAME_LEN[_c] = len(_q)
+    for _s in range(5):
+        _t = f'[{_s},"play","{card_name(_c)}"]'.encode()
+        _ACT[_s * 50 + _c, :len(_t)] = list(_t)
+        _ACT_LEN[_s * 50 + _c] = len(_t)
 
 K_DEAL = _b('{"start":{"hands":[')
 K_ASIDE = _b('],"aside":')
 K_LEADER = _b(',"leader":')
 K_SCORES = _b(',"scores":')
 K_ACTIONS = _b('},"actions":[')
-K_PLAY = _b(',"play",')
 K_PILES = _b('],"end":{"piles":[')
 K_POINTS = _b('],"points":')
 K_END = _b('}}')
@@ -89,166 +97,162 @@ K_BUST = _b(',"bust":')
 K_UNFIN = _b(',"unfinished":')
 K_TRUE = _b('true}}')
 K_FALSE = _b('false}}')
-ROUND_BYTES = 2200   # a round's text is shorter than this (50 cards at most)
+SLACK = 16           # fixed-width copies may write this far past the text
 
 
 @njit(cache=True, inline="always")
-def _put(buf, pos, k):
-    for i in range(len(k)):
-        buf[pos + i] = k[i]
+def _put(buf, pos, k, w):
+    if w:
+        for i in range(len(k)):
+            buf[pos + i] = k[i]
     return pos + len(k)
 
 
 @njit(cache=True, inline="always")
-def _put_int(buf, pos, v):
+def _put1(buf, pos, byte, w):
+    if w:
+        buf[pos] = byte
+    return pos + 1
+
+
+@njit(cache=True, inline="always")
+def _put_int(buf, pos, v, w):
     if v < 0:
-        buf[pos] = 45  # '-'
-        pos += 1
+        pos = _put1(buf, pos, 45, w)  # '-'
         v = -v
+    if v < 10:
+        return _put1(buf, pos, 48 + v, w)
     digits = 1
     t = v
     while t >= 10:
         t //= 10
         digits += 1
-    for i in range(digits - 1, -1, -1):
-        buf[pos + i] = 48 + v % 10
-        v //= 10
+    if w:
+        for i in range(digits - 1, -1, -1):
+            buf[pos + i] = 48 + v % 10
+            v //= 10
     return pos + digits
 
 
 @njit(cache=True, inline="always")
-def _put_cards(buf, pos, mask, names, name_len):
+def _put_cards(buf, pos, mask, qname, qname_len, w):
     """A JSON list of card names, lowest card id first."""
-    buf[pos] = 91  # '['
-    pos += 1
+    pos = _put1(buf, pos, 91, w)  # '['
     m = np.uint64(mask)
-    first = True
+    if m == U0:
+        return _put1(buf, pos, 93, w)
     while m != U0:
         c = lowest_bit(m)
         m &= m - U1
-        if not first:
-            buf[pos] = 44  # ','
-            pos += 1
-        first = False
-        buf[pos] = 34
-        for i in range(name_len[c]):
-            buf[pos + 1 + i] = names[c, i]
-        buf[pos + 1 + name_len[c]] = 34
-        pos += 2 + name_len[c]
-    buf[pos] = 93  # ']'
-    return pos + 1
+        if w:
+            for i in range(8):
+                buf[pos + i] = qname[c, i]
+        pos += qname_len[c]
+    _put1(buf, pos - 1, 93, w)  # the last comma becomes ']'
+    return pos
 
 
 @njit(cache=True, inline="always")
-def _put_ints(buf, pos, row, col, n, log):
-    buf[pos] = 91
-    pos += 1
+def _put_ints(buf, pos, row, col, n, log, w):
+    pos = _put1(buf, pos, 91, w)
     for p in range(n):
-        if p:
-            buf[pos] = 44
-            pos += 1
-        pos = _put_int(buf, pos, log[row, col + p])
-    buf[pos] = 93
-    return pos + 1
+        pos = _put_int(buf, pos, log[row, col + p], w)
+        pos = _put1(buf, pos, 44, w)
+    _put1(buf, pos - 1, 93, w)
+    return pos
+
+
+@njit(cache=True, inline="always")
+def _emit_game(g, pos, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+               qname_len, act, act_len, buf, w):
+    """Game ``g``'s record as JSON text at ``buf[pos:]`` (written only if ``w``); returns
+    the position after its newline.  ``head`` is the text up to ``"index":``,
+    ``middle`` the text from ``,"policies":`` to ``"deals":[``."""
+    pos = _put(buf, pos, head, w)
+    pos = _put_int(buf, pos, start + g, w)
+    pos = _put(buf, pos, middle, w)
+    for row in range(offsets[g], offsets[g + 1]):
+        if row > offsets[g]:
+            pos = _put1(buf, pos, 44, w)
+        pos = _put(buf, pos, K_DEAL, w)
+        for p in range(n):
+            pos = _put_cards(buf, pos, log[row, L_HANDS + p], qname, qname_len, w)
+            pos = _put1(buf, pos, 44, w)
+        pos = _put(buf, pos - 1, K_ASIDE, w)
+        pos = _put_cards(buf, pos, log[row, L_ASIDE], qname, qname_len, w)
+        pos = _put(buf, pos, K_LEADER, w)
+        pos = _put_int(buf, pos, log[row, L_LEADER], w)
+        pos = _put(buf, pos, K_SCORES, w)
+        if row == offsets[g]:
+            pos = _put1(buf, pos, 91, w)
+            for p in range(n):
+                pos = _put1(buf, pos, 48, w)
+                pos = _put1(buf, pos, 44, w)
+            _put1(buf, pos - 1, 93, w)
+        else:
+            pos = _put_ints(buf, pos, row - 1, L_SCORES, n, log, w)
+        pos = _put(buf, pos, K_ACTIONS, w)
+        for k in range(nh):
+            j = seats[row, k] * 50 + cards[row, k]
+            if w:
+                for i in range(16):
+                    buf[pos + i] = act[j, i]
+            pos += act_len[j]
+            pos = _put1(buf, pos, 44, w)
+        pos = _put(buf, pos - 1, K_PILES, w)
+        for p in range(n):
+            pos = _put_cards(buf, pos, log[row, L_PILES + p], qname, qname_len, w)
+            pos = _put1(buf, pos, 44, w)
+        pos = _put(buf, pos - 1, K_POINTS, w)
+        pos = _put_ints(buf, pos, row, L_POINTS, n, log, w)
+        pos = _put(buf, pos, K_SCORES, w)
+        pos = _put_ints(buf, pos, row, L_SCORES, n, log, w)
+        pos = _put(buf, pos, K_END, w)
+    pos = _put(buf, pos, K_RESULT, w)
+    pos = _put_ints(buf, pos, offsets[g + 1] - 1, L_SCORES, n, log, w)
+    pos = _put(buf, pos, K_WINNERS, w)
+    pos = _put1(buf, pos, 91, w)
+    if games[g, 0] >= 0:
+        pos = _put_int(buf, pos, games[g, 0], w)
+    pos = _put1(buf, pos, 93, w)
+    pos = _put(buf, pos, K_BUST, w)
+    pos = _put1(buf, pos, 91, w)
+    first = True
+    for p in range(n):
+        if games[g, 1] >> p & 1:
+            if not first:
+                pos = _put1(buf, pos, 44, w)
+            first = False
+            pos = _put_int(buf, pos, p, w)
+    pos = _put1(buf, pos, 93, w)
+    pos = _put(buf, pos, K_UNFIN, w)
+    pos = _put(buf, pos, K_TRUE if games[g, 2] else K_FALSE, w)
+    return _put1(buf, pos, 10, w)  # newline
 
 
 @njit(cache=True, parallel=True)
-def _emit(n, nh, start, offsets, log, seats, cards, games, heads, head_len, middle,
-          names, name_len, text_off, buf, text_len):
-    """Each game's record as JSON text into ``buf[text_off[g]:]``; its length to
-    ``text_len[g]``.  ``heads`` holds the text up to ``"index":`` (``head_len``
-    bytes), ``middle`` the text from ``,"policies":`` to ``"deals":[``."""
+def _measure(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+             qname_len, act, act_len, text_len):
+    """The length of each game's record text (``_emit_game`` without writing)."""
+    dummy = np.empty(0, dtype=np.uint8)
     for g in prange(len(offsets) - 1):
-        pos = text_off[g]
-        for i in range(head_len):
-            buf[pos + i] = heads[i]
-        pos = _put_int(buf, pos + head_len, start + g)
-        pos = _put(buf, pos, middle)
-        for row in range(offsets[g], offsets[g + 1]):
-            if row > offsets[g]:
-                buf[pos] = 44
-                pos += 1
-            pos = _put(buf, pos, K_DEAL)
-            hands = U0
-            for p in range(n):
-                if p:
-                    buf[pos] = 44
-                    pos += 1
-                pos = _put_cards(buf, pos, log[row, L_HANDS + p], names, name_len)
-            pos = _put(buf, pos, K_ASIDE)
-            pos = _put_cards(buf, pos, log[row, L_ASIDE], names, name_len)
-            pos = _put(buf, pos, K_LEADER)
-            pos = _put_int(buf, pos, log[row, L_LEADER])
-            pos = _put(buf, pos, K_SCORES)
-            if row == offsets[g]:
-                buf[pos] = 91
-                pos += 1
-                for p in range(n):
-                    if p:
-                        buf[pos] = 44
-                        pos += 1
-                    buf[pos] = 48
-                    pos += 1
-                buf[pos] = 93
-                pos += 1
-            else:
-                pos = _put_ints(buf, pos, row - 1, L_SCORES, n, log)
-            pos = _put(buf, pos, K_ACTIONS)
-            for k in range(nh):
-                if k:
-                    buf[pos] = 44
-                    pos += 1
-                buf[pos] = 91
-                pos = _put_int(buf, pos + 1, seats[row, k])
-                pos = _put(buf, pos, K_PLAY)
-                c = cards[row, k]
-                buf[pos] = 34
-                for i in range(name_len[c]):
-                    buf[pos + 1 + i] = names[c, i]
-                buf[pos + 1 + name_len[c]] = 34
-                buf[pos + 2 + name_len[c]] = 93
-                pos += 3 + name_len[c]
-            pos = _put(buf, pos, K_PILES)
-            for p in range(n):
-                if p:
-                    buf[pos] = 44
-                    pos += 1
-                pos = _put_cards(buf, pos, log[row, L_PILES + p], names, name_len)
-            pos = _put(buf, pos, K_POINTS)
-            pos = _put_ints(buf, pos, row, L_POINTS, n, log)
-            pos = _put(buf, pos, K_SCORES)
-            pos = _put_ints(buf, pos, row, L_SCORES, n, log)
-            pos = _put(buf, pos, K_END)
-        pos = _put(buf, pos, K_RESULT)
-        pos = _put_ints(buf, pos, offsets[g + 1] - 1, L_SCORES, n, log)
-        pos = _put(buf, pos, K_WINNERS)
-        buf[pos] = 91
-        pos += 1
-        if games[g, 0] >= 0:
-            pos = _put_int(buf, pos, games[g, 0])
-        buf[pos] = 93
-        pos += 1
-        pos = _put(buf, pos, K_BUST)
-        buf[pos] = 91
-        pos += 1
-        first = True
-        for p in range(n):
-            if games[g, 1] >> p & 1:
-                if not first:
-                    buf[pos] = 44
-                    pos += 1
-                first = False
-                pos = _put_int(buf, pos, p)
-        buf[pos] = 93
-        pos += 1
-        pos = _put(buf, pos, K_UNFIN)
-        pos = _put(buf, pos, K_TRUE if games[g, 2] else K_FALSE)
-        text_len[g] = pos - text_off[g]
+        text_len[g] = _emit_game(g, 0, n, nh, start, offsets, log, seats, cards, games, head,
+                                 middle, qname, qname_len, act, act_len, dummy, False)
 
 
-def records_text(rules, policies, policy_ids, seed, start, count) -> list[str]:
-    """The records of games ``start .. start+count-1`` of run ``seed`` as JSON text,
-    one string per game (``json.dumps(record, separators=(",", ":"))``)."""
+@njit(cache=True, parallel=True)
+def _emit(n, nh, start, offsets, log, seats, cards, games, head, middle, qname, qname_len,
+          act, act_len, text_off, buf):
+    """Every game's record text at ``buf[text_off[g]:]``, one after the other."""
+    for g in prange(len(offsets) - 1):
+        _emit_game(g, text_off[g], n, nh, start, offsets, log, seats, cards, games, head,
+                   middle, qname, qname_len, act, act_len, buf, True)
+
+
+def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
+    """The records of games ``start .. start+count-1`` of run ``seed`` as JSON Lines
+    (UTF-8 bytes, one record a line, each line ``json.dumps(record,
+    separators=(",", ":"))``)."""
     r = rules_array(rules)
     ids = np.asarray(policy_ids, dtype=np.int64)
     n, h = rules["players"], rules["hand_size"]
@@ -267,20 +271,27 @@ def records_text(rules, policies, policy_ids, seed, start, count) -> list[str]:
     head = _b('{"game":"schadenfreude","rules":' + json.dumps(rules.to_dict(), separators=sep)
               + f',"seed":{int(seed)},"index":')
     middle = _b(',"policies":' + json.dumps(list(policies), separators=sep) + ',"deals":[')
-    text_off = np.zeros(count + 1, dtype=np.int64)
-    np.cumsum(rounds * ROUND_BYTES + 400, out=text_off[1:])
-    buf = np.empty(int(text_off[-1]), dtype=np.uint8)
+    args = (n, n * h, start, offsets, log, seats, cards, games, head, middle, _QNAME,
+            _QNAME_LEN, _ACT, _ACT_LEN)
     text_len = np.zeros(count, dtype=np.int64)
-    _emit(n, n * h, start, offsets, log, seats, cards, games, head, len(head), middle,
-          _NAMES, _NAME_LEN, text_off, buf, text_len)
-    raw = buf.tobytes()
-    return [raw[o:o + k].decode() for o, k in zip(text_off[:-1].tolist(), text_len.tolist())]
+    _measure(*args, text_len)
+    text_off = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(text_len, out=text_off[1:])
+    buf = np.empty(int(text_off[-1]) + SLACK, dtype=np.uint8)
+    _emit(*args, text_off, buf)
+    return buf[:int(text_off[-1])].tobytes()
 
 
 def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
     """The records (dicts) of games ``start .. start+count-1`` of run ``seed``."""
-    return [json.loads(t) for t in records_text(rules, policies, policy_ids, seed, start,
-                                                count)]
+    text = records_jsonl(rules, policies, policy_ids, seed, start, count).decode()
+    gc_was = gc.isenabled()
+    gc.disable()     # json.loads makes many small lists and no cycles
+    try:
+        return [json.loads(line) for line in text.splitlines()]
+    finally:
+        if gc_was:
+            gc.enable()
 
 
 # ----- replay on the engine -----------------------------------------------------------
