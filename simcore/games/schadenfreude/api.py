@@ -25,7 +25,7 @@ from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSU
                      O_PLAYED, O_PLAYERS, O_POINTS, O_ROUND, O_SCORE, O_SEAT, O_STATUS,
                      O_TO_MOVE, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM, O_TRICK_POS, OBS_SIZE,
                      S_DECK, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
-                     PLAYING, apply_checked, init_game, legal_cards, next_deal, observe,
+                     PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
 from .policies import POLICIES, choose
 from .records import (action_to_item, check_start, describe, illegal_reason,
@@ -46,7 +46,7 @@ class Engine:
         self.players = rules["players"]
         self.hand_size = rules["hand_size"]
         self.policies = POLICIES
-        self._obs = np.empty(OBS_SIZE, dtype=np.int64)
+        self._acts = np.empty(50, dtype=np.int64)
 
     # ----- positions --------------------------------------------------------------
     def new(self, seed: int, index: int) -> np.ndarray:
@@ -118,7 +118,8 @@ class Engine:
     # ----- the rules ----------------------------------------------------------------
     def legal(self, st) -> list[int]:
         """The legal actions of the seat to move (card ids, lowest first)."""
-        return mask_cards(int(legal_cards(st)))
+        k = legal_actions(self.r, st, self._acts)
+        return self._acts[:k].tolist()
 
     def apply(self, st, action: int) -> None:
         """Play ``action`` for the seat to move (in place); ValueError if illegal."""
