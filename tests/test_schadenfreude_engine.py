@@ -22,7 +22,7 @@ from simcore.games.schadenfreude import GAME
 from simcore.games.schadenfreude.cards import card_name, mask_cards, mask_of
 from simcore.games.schadenfreude.engine import (N_ACTIONS, O_HAND, O_HELD, OBS_SIZE, S_DECK,
                                                 S_HAND, S_PLAYED, S_RNG, S_SPARE,
-                                                S_SPARE_LEFT, S_TO_MOVE, STATE_SIZE,
+                                                S_SPARE_LEFT, STATE_SIZE,
                                                 legal_actions, legal_cards)
 from simcore.games.schadenfreude.policies import POLICIES
 

@@ -13,7 +13,7 @@ from .engine import (OBS_SIZE, S_BUST, S_FIRST_LEADER, S_HAND, S_LEADER, S_PILE,
                      S_WINNER, STATE_SIZE, PLAYING, apply_action, game_over, init_game,
                      next_deal)
 from .policies import choose_into
-from .rules import R_HAND, R_PLAYERS
+from .rules import R_PLAYERS
 
 
 @njit(cache=True, inline="always")

@@ -18,11 +18,11 @@ import numpy as np
 from numba import njit, prange
 
 from ...bits import U0, U1, lowest_bit
-from ...records import check_common, fail, parse_cards, require
+from ...records import check_common, parse_cards, require
 from .cards import card_name, deck_mask, mask_cards, mask_of, parse_card
-from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_ROUND, S_SCORE, S_STATUS,
-                     S_TO_MOVE, S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING,
-                     apply_checked, init_game, lead_candidates, legal_cards, start_deal)
+from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE,
+                     S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
+                     init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
                    count_rounds, play_logged)
 from .rules import RULEBOOK, rules_array
