@@ -27,9 +27,6 @@ from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_
                    count_rounds, play_logged)
 from .rules import RULEBOOK, rules_array
 
-VERBS = ("play",)
-
-
 # ----- actions <-> record items -------------------------------------------------------
 
 def action_to_item(seat: int, action: int) -> list:
@@ -382,10 +379,9 @@ def result_of(st, n) -> dict:
             "unfinished": bool(st[S_UNFINISHED])}
 
 
-def replay_record(record, visit=None) -> np.ndarray:
+def replay_record(record) -> np.ndarray:
     """Check a Schadenfreude record action by action on the engine (records
-    contract); returns the final state.  ``visit(st, d, a)``, if given, is called
-    before each action ``a`` of deal ``d`` and after each deal (``a`` = None)."""
+    contract); returns the final state."""
     require(isinstance(record, dict), "a record must be a JSON object")
     rules = RULEBOOK.from_dict(record.get("rules"))
     n = rules["players"]
@@ -403,13 +399,9 @@ def replay_record(record, visit=None) -> np.ndarray:
         actions = deal["actions"]
         require(isinstance(actions, list), "'actions' must be a list", d)
         for a, item in enumerate(actions):
-            if visit is not None:
-                visit(st, d, a)
             play_item(r, st, item, d, a)
         require(int(st[S_STATUS]) != PLAYING, "the round ends before every card was played", d)
         check_end(st, deal["end"], d, n)
-        if visit is not None:
-            visit(st, d, None)
         last = d == len(deals) - 1
         if int(st[S_STATUS]) == GAME_OVER:
             if st[S_UNFINISHED]:
