@@ -210,7 +210,7 @@ def test_pile_example_pairs_cancel_score_13_not_16():
 
     pile, pts = m("7H", "3S"), 10
     for x in ("7S", "1H", "9D"):
-        pile, pts = collect(pile, pts, parse_card(x), True, True)
+        pile, pts = collect(np.uint64(pile), pts, parse_card(x), True, True)
     assert names(pile) == {"3S", "1H", "9D"} and pts == 13
 
     pile_n = ["7H", "3S"]
@@ -253,7 +253,7 @@ def test_third_card_of_a_value_stays():
 
     pile, pts = np.uint64(0), 0
     for x in ("7H", "7S", "7C"):
-        pile, pts = collect(pile, pts, parse_card(x), True, True)
+        pile, pts = collect(np.uint64(pile), pts, parse_card(x), True, True)
     assert names(pile) == {"7C"} and pts == 7
 
 

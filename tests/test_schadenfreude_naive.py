@@ -251,9 +251,10 @@ def test_pile_collection_matches_reference(seq, cancel):
     pile, pts = np.uint64(0), 0
     ref = []
     for c in seq:
+        pile = np.uint64(pile)
         assert collect_card(pile, c, cancel) == collect(pile, pts, c, True, cancel)[0]
         assert collect(pile, pts, c, False, cancel) == (pile, pts)     # not taken
-        pile, pts = collect(pile, pts, c, True, cancel)
+        pile, pts = collect(np.uint64(pile), pts, c, True, cancel)
         naive.add_to_pile(ref, card_name(c), "cancel" if cancel else "keep")
     assert {card_name(c) for c in mask_cards(int(pile))} == set(ref)
     assert pile_points(pile) == naive.pile_points(ref) == pts

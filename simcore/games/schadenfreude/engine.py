@@ -175,6 +175,7 @@ def collect(pile, points, card, take, cancel):
     With cancelling, a card whose value is already in the pile discards both
     (so of three the last one collected stays); branch-free.
     """
+    pile = np.uint64(pile)
     t = np.uint64(take != 0)
     bit = t << np.uint64(card)
     same = pile & RANK_CARDS[CARD_RANK[card]] & (U0 - t) & (U0 - np.uint64(cancel != 0))
