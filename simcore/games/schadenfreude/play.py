@@ -47,21 +47,6 @@ def play_batch(r, policies, seed, start, count, rounds, scores, winner, bust, un
         first_leader[g] = st[S_FIRST_LEADER]
 
 
-@njit(cache=True, parallel=True)
-def count_rounds(r, policies, seed, start, count, rounds):
-    """Rounds of each game (the first pass of ``play_logged``)."""
-    for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
-        init_game(r, st, seed, start + g)
-        while True:
-            _play_round(r, policies, st, obs)
-            if game_over(st):
-                break
-            next_deal(r, st)
-        rounds[g] = st[S_ROUND]
-
-
 # per-round log row: leader, the hands and the aside cards at the start,
 # then after the round the piles, points and scores (per seat, MAX_SEATS wide)
 L_LEADER = 0
@@ -74,11 +59,11 @@ LOG_WIDTH = L_SCORES + 5
 
 
 @njit(cache=True, parallel=True)
-def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck, games):
-    """Play games ``start ..`` again, logging every round: game ``g``'s rounds are
-    rows ``offsets[g] .. offsets[g+1]-1`` of ``log`` (LOG_WIDTH columns, see L_*),
-    ``seats`` and ``cards`` (players * hand_size actions per round, in order);
-    ``games[g]`` gets the winner (or -1), the bust mask and the unfinished flag."""
+def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck):
+    """Play games ``start ..`` again (``play_batch`` gave their rounds), logging every
+    round: game ``g``'s rounds are rows ``offsets[g] .. offsets[g+1]-1`` of ``log``
+    (LOG_WIDTH columns, see L_*), ``seats`` and ``cards`` (players * hand_size
+    actions per round, in order)."""
     n = r[R_PLAYERS]
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -108,6 +93,3 @@ def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, dec
             if game_over(st):
                 break
             next_deal(r, st)
-        games[g, 0] = st[S_WINNER]
-        games[g, 1] = st[S_BUST]
-        games[g, 2] = st[S_UNFINISHED]

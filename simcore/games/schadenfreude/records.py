@@ -1,7 +1,8 @@
 """Schadenfreude records: written in bulk from logged games, replayed on the engine.
 
-Writing: ``count_rounds`` and ``play_logged`` (play.py) play the games on the
-engine in parallel and log every round; ``_emit`` (njit, parallel) writes each
+Writing: ``play_batch`` (the batch run's kernel: rounds and results) and
+``play_logged`` (play.py) play the games on the engine in parallel, the second
+time logging every round; ``_emit`` (njit, parallel) writes each
 record's JSON text exactly as ``json.dumps(record, separators=(",", ":"))``
 would (``records_jsonl``), so a dict is one ``json.loads`` per game.
 
@@ -24,7 +25,7 @@ from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_T
                      S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
                      init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
-                   count_rounds, play_logged)
+                   play_batch, play_logged)
 from .rules import RULEBOOK, rules_array
 
 # ----- actions <-> record items -------------------------------------------------------
@@ -253,17 +254,21 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     r = rules_array(rules)
     ids = np.asarray(policy_ids, dtype=np.int64)
     n, h = rules["players"], rules["hand_size"]
-    rounds = np.zeros(count, dtype=np.int64)
-    count_rounds(r, ids, np.uint64(seed), start, count, rounds)
+    rounds = np.zeros(count, dtype=np.int32)
+    winner = np.zeros(count, dtype=np.int8)
+    bust = np.zeros(count, dtype=np.uint8)
+    unfinished = np.zeros(count, dtype=np.bool_)
+    play_batch(r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
+               winner, bust, unfinished, np.zeros(count, dtype=np.int8))
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(rounds, out=offsets[1:])
     total = int(offsets[-1])
     log = np.zeros((total, LOG_WIDTH), dtype=np.int64)
     seats = np.zeros((total, n * h), dtype=np.int8)
     cards = np.zeros((total, n * h), dtype=np.int8)
-    games = np.zeros((count, 3), dtype=np.int64)
     play_logged(r, ids, np.uint64(seed), start, count, offsets, log, seats, cards,
-                np.uint64(deck_mask(rules["values"])), games)
+                np.uint64(deck_mask(rules["values"])))
+    games = np.stack([winner, bust, unfinished]).T.astype(np.int64)
     sep = (",", ":")
     head = _b('{"game":"schadenfreude","rules":' + json.dumps(rules.to_dict(), separators=sep)
               + f',"seed":{int(seed)},"index":')
