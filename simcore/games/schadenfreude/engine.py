@@ -5,52 +5,22 @@ the batch loop (play.py), replay (records.py), the policies (policies.py) and
 the Python API (api.py).  A *game* is rounds ("deals") until someone's
 cumulative score passes the limit, or ``max_rounds``.
 
-State (``STATE_SIZE`` int64 words; masks are uint64 bit patterns stored as int64,
-card ids as in cards.py; seats from 0):
-
-=================  =========================================================
-field              meaning
-=================  =========================================================
-S_RNG              splitmix64 word of the game's stream, ``game_stream(seed, index)``
-                   advanced by every draw (shuffles, leader draws, the random policy)
-S_SPARE            unused high 32-bit half of the random policy's last draw
-S_SPARE_LEFT       1 while S_SPARE is unused (the next random choice takes it)
-S_FIRST_LEADER     leader of the game's first round
-S_ROUND            rounds scored so far
-S_STATUS           PLAYING (cards to play), ROUND_OVER (scored, next_deal next),
-                   GAME_OVER (scored, someone bust or ``max_rounds`` reached)
-S_BUST             bit mask of the seats over the limit (after a round is scored)
-S_WINNER           the game's winner or -1 (valid once GAME_OVER)
-S_UNFINISHED       1 if the game was stopped by ``max_rounds``
-S_LEADER           leader of the current round (its first trick)
-S_TRICK_LEADER     leader of the current trick
-S_TO_MOVE          seat to play (-1 once the round is over)
-S_TRICK_POS        cards played in the current trick (0 .. players-1)
-S_TRICK_NUM        tricks finished in the current round
-S_LEAD             lead suit of the trick as a card mask (0: none yet, only wilds)
-S_FOLLOW           rank mask (bit value+3) of the trick's followers
-S_RANK_POS         3 bits per rank r at bit 3r: the trick position of that follower
-S_OFFSUIT          card mask of the trick's cards that did not follow
-S_PLAYED           card mask of every card played in the round
-S_TRICK + i        card at position i of the current trick (-1: not yet played)
-S_HAND + p         seat p's hand (card mask)
-S_PILE + p         seat p's score pile this round (card mask, after cancelling)
-S_POINTS + p       seat p's round points (the sum of the pile's values)
-S_SCORE + p        seat p's cumulative score: before the round while it is played,
-                   after it once it is scored
-S_DECK + k         deck order of the round's shuffle: hands seat by seat
-                   (``hand_size`` cards each), then the cards set aside; the next
-                   round shuffles this order again (as the original loop did)
-=================  =========================================================
+State: ``STATE_SIZE`` int64 words, one field per ``S_*`` constant below (each
+with its comment): the stream word (``game_stream(seed, index)``, advanced by the
+shuffles, the leader draws and the random policy), the round and trick in
+progress, per seat the hand, score pile, round points and cumulative score, and
+the deck order of the last shuffle (the next round shuffles it again, as the
+original loop did).  Masks are uint64 card bit masks stored as int64 (card ids
+as in cards.py); seats count from 0.  Copying the array is a complete undo.
 
 Actions (one int each; the seat is the player to move):
 
-========  ============  ===========================
-action    record verb   meaning
-========  ============  ===========================
-0 .. 49   ``play`` card  play card id ``a`` (cards.py: ``-3C`` = 0 ... ``0W`` = 48,
-                         ``10W`` = 49)
-========  ============  ===========================
+======  ===========  ==========================================================
+action  record verb  meaning
+======  ===========  ==========================================================
+0..49   play card    play card id ``a``: ``suit * 12 + i`` (suits C S H D, ``i``
+                     indexing -3 -2 -1 1..9), ``0W`` = 48, ``10W`` = 49 (cards.py)
+======  ===========  ==========================================================
 
 Observation (``observe``, ``OBS_SIZE`` int64 words): what one seat sees at
 the table: its own hand, every card played this round, the current trick in
@@ -71,31 +41,31 @@ MAX_SEATS = 5
 N_ACTIONS = 50
 
 # ----- state layout -----------------------------------------------------------------
-S_RNG = 0
-S_SPARE = 1
-S_SPARE_LEFT = 2
-S_FIRST_LEADER = 3
-S_ROUND = 4
-S_STATUS = 5
-S_BUST = 6
-S_WINNER = 7
-S_UNFINISHED = 8
-S_LEADER = 9
-S_TRICK_LEADER = 10
-S_TO_MOVE = 11
-S_TRICK_POS = 12
-S_TRICK_NUM = 13
-S_LEAD = 14
-S_FOLLOW = 15
-S_RANK_POS = 16
-S_OFFSUIT = 17
-S_PLAYED = 18
-S_TRICK = 19
-S_HAND = S_TRICK + MAX_SEATS
-S_PILE = S_HAND + MAX_SEATS
-S_POINTS = S_PILE + MAX_SEATS
-S_SCORE = S_POINTS + MAX_SEATS
-S_DECK = S_SCORE + MAX_SEATS
+S_RNG = 0            # the game's splitmix64 stream word (uint64 bits)
+S_SPARE = 1          # unused high half of the random policy's last 64-bit draw
+S_SPARE_LEFT = 2     # 1 while S_SPARE is unused
+S_FIRST_LEADER = 3   # leader of the first round
+S_ROUND = 4          # rounds scored so far
+S_STATUS = 5         # PLAYING / ROUND_OVER / GAME_OVER
+S_BUST = 6           # seats over the limit (bit per seat), once a round is scored
+S_WINNER = 7         # the game's winner, -1 for none (valid once GAME_OVER)
+S_UNFINISHED = 8     # 1 if stopped by max_rounds
+S_LEADER = 9         # leader of the current round
+S_TRICK_LEADER = 10  # leader of the current trick
+S_TO_MOVE = 11       # seat to play, -1 once the round is over
+S_TRICK_POS = 12     # cards played in the current trick
+S_TRICK_NUM = 13     # tricks finished in the current round
+S_LEAD = 14          # lead suit of the trick (card mask; 0: none yet)
+S_FOLLOW = 15        # rank mask (bit value + 3) of the trick's followers
+S_RANK_POS = 16      # trick position of each follower rank (3 bits at 3 * rank)
+S_OFFSUIT = 17       # the trick's cards that did not follow (card mask)
+S_PLAYED = 18        # every card played this round (card mask)
+S_TRICK = 19                      # + i: card at trick position i, -1 not yet played
+S_HAND = S_TRICK + MAX_SEATS      # + p: seat p's hand (card mask)
+S_PILE = S_HAND + MAX_SEATS       # + p: seat p's score pile (card mask, after cancelling)
+S_POINTS = S_PILE + MAX_SEATS     # + p: seat p's round points
+S_SCORE = S_POINTS + MAX_SEATS    # + p: cumulative score (before the round until scored)
+S_DECK = S_SCORE + MAX_SEATS      # + k: the round's deck order (hands, then set aside)
 STATE_SIZE = S_DECK + 50
 
 PLAYING, ROUND_OVER, GAME_OVER = 0, 1, 2
