@@ -4,7 +4,7 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .play import play_batch
+from .play import parallel, play_batch, play_batch_serial
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
@@ -30,9 +30,10 @@ class Schadenfreude(Game):
             "unfinished": np.zeros(count, np.bool_),
             "first_leader": np.zeros(count, np.int8),
         }
-        play_batch(rules_array(rules), policy_ids, np.uint64(seed), start, count,
-                   cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
-                   cols["unfinished"], cols["first_leader"])
+        kernel = play_batch if parallel(count) else play_batch_serial
+        kernel(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start, count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
+               cols["unfinished"], cols["first_leader"])
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 

@@ -25,7 +25,7 @@ from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_T
                      S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
                      init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
-                   play_batch, play_logged)
+                   parallel, play_batch, play_batch_serial, play_logged, play_logged_serial)
 from .rules import RULEBOOK, rules_array
 
 # ----- actions <-> record items -------------------------------------------------------
@@ -238,11 +238,30 @@ def _measure(n, nh, start, offsets, log, seats, cards, games, head, middle, qnam
                                  middle, qname, qname_len, act, act_len, dummy, False)
 
 
+@njit(cache=True)
+def _measure_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+                    qname_len, act, act_len, text_len):
+    """``_measure`` on the calling thread."""
+    dummy = np.empty(0, dtype=np.uint8)
+    for g in range(len(offsets) - 1):
+        text_len[g] = _emit_game(g, 0, n, nh, start, offsets, log, seats, cards, games, head,
+                                 middle, qname, qname_len, act, act_len, dummy, False)
+
+
 @njit(cache=True, parallel=True)
 def _emit(n, nh, start, offsets, log, seats, cards, games, head, middle, qname, qname_len,
           act, act_len, text_off, buf):
     """Every game's record text at ``buf[text_off[g]:]``, one after the other."""
     for g in prange(len(offsets) - 1):
+        _emit_game(g, text_off[g], n, nh, start, offsets, log, seats, cards, games, head,
+                   middle, qname, qname_len, act, act_len, buf, True)
+
+
+@njit(cache=True)
+def _emit_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+                 qname_len, act, act_len, text_off, buf):
+    """``_emit`` on the calling thread."""
+    for g in range(len(offsets) - 1):
         _emit_game(g, text_off[g], n, nh, start, offsets, log, seats, cards, games, head,
                    middle, qname, qname_len, act, act_len, buf, True)
 
@@ -258,16 +277,19 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     winner = np.zeros(count, dtype=np.int8)
     bust = np.zeros(count, dtype=np.uint8)
     unfinished = np.zeros(count, dtype=np.bool_)
-    play_batch(r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
-               winner, bust, unfinished, np.zeros(count, dtype=np.int8))
+    par = parallel(count)
+    (play_batch if par else play_batch_serial)(
+        r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
+        winner, bust, unfinished, np.zeros(count, dtype=np.int8))
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(rounds, out=offsets[1:])
     total = int(offsets[-1])
     log = np.zeros((total, LOG_WIDTH), dtype=np.int64)
     seats = np.zeros((total, n * h), dtype=np.int8)
     cards = np.zeros((total, n * h), dtype=np.int8)
-    play_logged(r, ids, np.uint64(seed), start, count, offsets, log, seats, cards,
-                np.uint64(deck_mask(rules["values"])))
+    (play_logged if par else play_logged_serial)(
+        r, ids, np.uint64(seed), start, count, offsets, log, seats, cards,
+        np.uint64(deck_mask(rules["values"])))
     games = np.stack([winner, bust, unfinished]).T.astype(np.int64)
     sep = (",", ":")
     head = _b('{"game":"schadenfreude","rules":' + json.dumps(rules.to_dict(), separators=sep)
@@ -276,11 +298,11 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     args = (n, n * h, start, offsets, log, seats, cards, games, head, middle, _QNAME,
             _QNAME_LEN, _ACT, _ACT_LEN)
     text_len = np.zeros(count, dtype=np.int64)
-    _measure(*args, text_len)
+    (_measure if par else _measure_serial)(*args, text_len)
     text_off = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(text_len, out=text_off[1:])
     buf = np.empty(int(text_off[-1]) + SLACK, dtype=np.uint8)
-    _emit(*args, text_off, buf)
+    (_emit if par else _emit_serial)(*args, text_off, buf)
     return buf[:int(text_off[-1])].tobytes()
 
 
