@@ -24,6 +24,7 @@ from simcore.games.schadenfreude.engine import (N_ACTIONS, O_HAND, O_HELD, OBS_S
                                                 S_HAND, S_PLAYED, S_RNG, S_SPARE,
                                                 S_SPARE_LEFT, STATE_SIZE,
                                                 legal_actions, legal_cards)
+from simcore.games.schadenfreude.play import PARALLEL_MIN
 from simcore.games.schadenfreude.policies import POLICIES
 
 PLAYERS = (3, 4, 5)
@@ -70,13 +71,17 @@ def test_api_plays_option_variants_as_the_batch():
 
 
 def test_records_do_not_depend_on_the_chunking():
+    """Chunks of fewer than PARALLEL_MIN games run serially, larger ones in parallel."""
     rules = GAME.build_rules("summary-de", players=5)
     names, ids = GAME.policy_ids(["random", "heuristic", "random", "random", "random"], rules)
-    whole = GAME.records_jsonl(rules, names, ids, 3, 10, 40)
+    count = PARALLEL_MIN + 6
+    whole = GAME.records_jsonl(rules, names, ids, 3, 10, count)
     parts = b"".join(GAME.records_jsonl(rules, names, ids, 3, s, c)
-                     for s, c in ((10, 1), (11, 13), (24, 26)))
-    assert whole == parts and whole.count(b"\n") == 40
+                     for s, c in ((10, 1), (11, 13), (24, count - 14)))
+    assert whole == parts and whole.count(b"\n") == count
     assert GAME.record(rules, names, ids, 3, 30) == json.loads(whole.splitlines()[20])
+    table = GAME.run_chunk(rules, ids, 3, 10, count)["games"]
+    assert table["rounds"].tolist() == [len(json.loads(x)["deals"]) for x in whole.splitlines()]
 
 
 # ----- legal actions, apply, undo -------------------------------------------------------
