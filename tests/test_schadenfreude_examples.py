@@ -3,9 +3,10 @@
 The examples come from the rulebook, its German summary and the project's rules
 page (carried over here; the tests never read those files).  Where the rulebook's
 prose slips, the test follows the rules, and says so.  Each example runs through
-the kernels (legal_mask, winning_rank, collect_card / collect_rank, pile_points,
-game_winner, next_leader), the stepwise RoundState of records.py, and the naive
-reference, so a disagreement shows which layer is wrong.
+the engine's card-level kernels (legal_mask, winning_rank, collect, pile_points,
+game_winner), a round on the engine (start, apply, next_deal: what the batch,
+replay and the API run), and the naive reference, so a disagreement shows which
+layer is wrong.
 """
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ import naive_schadenfreude as naive
 from simcore.games.schadenfreude.cards import (ALL_VALUES, CARD_RANK, CARD_VALUE, N_CARDS,
                                                WILD0, WILD10, card_name, deck_mask,
                                                mask_cards, mask_of, parse_card)
-from simcore.games.schadenfreude.kernels import (collect_card, collect_rank, follows,
-                                                 game_winner, lead_mask_of, legal_mask,
-                                                 next_leader, pile_points, winning_rank)
-from simcore.games.schadenfreude.records import RoundState, replay_record
+from simcore.games.schadenfreude import GAME
+from simcore.games.schadenfreude.engine import (S_LEADER, S_PILE, S_POINTS, S_RNG, S_ROUND,
+                                                S_SCORE, S_TRICK_LEADER, collect,
+                                                collect_card, follows, game_winner,
+                                                lead_mask_of, legal_cards, legal_mask,
+                                                next_deal, pile_points, winning_rank)
+from simcore.games.schadenfreude.records import replay_record
 from simcore.games.schadenfreude.rules import RULEBOOK
 from simcore.errors import ReplayError
 
@@ -68,11 +72,49 @@ def kernel_trick(plays):
     return winner, names(pile)
 
 
+class Round:
+    """A round on the engine from given hands (equal sizes, any cards of the full deck)."""
+
+    def __init__(self, hands_by_seat, leader, cancel=True):
+        n, k = len(hands_by_seat), len(hands_by_seat[0])
+        self.n = n
+        self.eng = GAME.engine(RULEBOOK.build(overrides={
+            "players": n, "hand_size": k, "values": ",".join(map(str, ALL_VALUES)),
+            "pairs": "cancel" if cancel else "keep"}))
+        self.st = self.eng.new(0, 0)
+        self.eng.start(self.st, hands_by_seat, leader)
+
+    def play(self, name):
+        """Play a card for the seat to move; the reason if it is illegal, else None."""
+        try:
+            self.eng.apply(self.st, parse_card(name))
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def legal(self):
+        return int(legal_cards(self.st))
+
+    @property
+    def trick_leader(self):
+        return int(self.st[S_TRICK_LEADER])
+
+    @property
+    def piles(self):
+        return [int(x) for x in self.st[S_PILE:S_PILE + self.n]]
+
+    def points(self):
+        return [int(x) for x in self.st[S_POINTS:S_POINTS + self.n]]
+
+    def done(self):
+        return self.eng.deal_over(self.st)
+
+
 def round_state(hands_by_seat, leader, cards, cancel=True):
-    """Play ``cards`` through RoundState from the given hands; returns the state."""
-    st = RoundState([int(m(*h)) for h in hands_by_seat], leader, cancel)
+    """Play ``cards`` on the engine from the given hands; returns the Round."""
+    st = Round(hands_by_seat, leader, cancel)
     for x in cards:
-        reason = st.play(parse_card(x))
+        reason = st.play(x)
         assert reason is None, reason
     return st
 
@@ -137,11 +179,10 @@ def test_trick_example_d_could_not_have_discarded_while_holding_hearts():
     # D plays 3S only because D has no hearts; with a heart in hand it is illegal.
     assert legal_mask(m("3S", "5C"), lead("4H")) == m("3S", "5C")
     assert legal_mask(m("3S", "2H"), lead("4H")) == m("2H")
-    st = RoundState([int(m("4H", "1C")), int(m("7H", "2C")), int(m("9H", "3C")),
-                     int(m("3S", "2H"))], A, True)
+    st = Round([["4H", "1C"], ["7H", "2C"], ["9H", "3C"], ["3S", "2H"]], A)
     for x in ("4H", "7H", "9H"):
-        assert st.play(parse_card(x)) is None
-    reason = st.play(parse_card("3S"))
+        assert st.play(x) is None
+    reason = st.play("3S")
     assert reason is not None and "must follow" in reason and "3S" in reason
 
 
@@ -167,10 +208,10 @@ def test_pile_example_pairs_cancel_score_13_not_16():
     # The rulebook says "a current score of 16"; 3 + 1 + 9 is 13.
     assert pile_points(pile) == 13
 
-    ranks, pts = rank_mask("7H", "3S"), 10
+    pile, pts = m("7H", "3S"), 10
     for x in ("7S", "1H", "9D"):
-        ranks, pts = collect_rank(np.uint64(ranks), pts, rank_of(x), True)
-    assert ranks == rank_mask("3S", "1H", "9D") and pts == 13
+        pile, pts = collect(np.uint64(pile), pts, parse_card(x), True, True)
+    assert names(pile) == {"3S", "1H", "9D"} and pts == 13
 
     pile_n = ["7H", "3S"]
     for x in ("7S", "1H", "9D"):
@@ -196,8 +237,8 @@ def test_pairs_keep_does_not_cancel():
     for x in ("7S", "1H", "9D"):
         pile = np.uint64(collect_card(np.uint64(pile), parse_card(x), False))
     assert pile_points(pile) == 27
-    ranks, pts = collect_rank(np.uint64(rank_mask("7H", "3S")), 10, rank_of("7S"), False)
-    assert pts == 17
+    pile, pts = collect(m("7H", "3S"), 10, parse_card("7S"), True, False)
+    assert pts == 17 and names(pile) == {"7H", "3S", "7S"}
 
 
 # ----- three of a value: one stays, the last collected ---------------------------------
@@ -210,10 +251,10 @@ def test_third_card_of_a_value_stays():
     pile = np.uint64(collect_card(np.uint64(pile), parse_card("7D"), True))
     assert names(pile) == set()              # a fourth cancels the third
 
-    ranks, pts = np.uint64(0), 0
+    pile, pts = np.uint64(0), 0
     for x in ("7H", "7S", "7C"):
-        ranks, pts = collect_rank(np.uint64(ranks), pts, rank_of(x), True)
-    assert ranks == rank_mask("7C") and pts == 7
+        pile, pts = collect(np.uint64(pile), pts, parse_card(x), True, True)
+    assert names(pile) == {"7C"} and pts == 7
 
 
 def test_three_sevens_in_one_trick_collected_in_play_order():
@@ -260,11 +301,11 @@ def test_a_wild_lead_sets_no_suit_the_first_number_card_does():
     hand_b = m("4H", "2S")
     assert legal_mask(hand_b, np.uint64(0)) == hand_b
     # ... and B's 4H makes hearts the suit to follow for C.
-    st = RoundState([int(m("0W")), int(hand_b), int(m("2H", "3S")), int(m("5C"))], A, True)
-    assert st.play(parse_card("0W")) is None
-    assert st.play(parse_card("4H")) is None
-    assert st.legal(C) == int(m("2H"))
-    reason = st.play(parse_card("3S"))
+    st = Round([["0W", "1C"], ["4H", "2S"], ["2H", "3S"], ["5C", "6C"]], A)
+    assert st.play("0W") is None
+    assert st.play("4H") is None
+    assert st.legal() == int(m("2H"))          # C to move
+    reason = st.play("3S")
     assert reason is not None and "must follow" in reason
     assert naive.legal_cards(["2H", "3S"], ["0W", "4H"]) == ["2H"]
     assert naive.legal_cards(["2H", "3S"], ["0W", "10W"]) == ["2H", "3S"]
@@ -419,7 +460,7 @@ def test_bust_in_the_last_allowed_round_is_a_normal_end():
 # ----- the winner cascade ------------------------------------------------------------------
 
 def kernel_winner(scores, limit=40, all_bust="none"):
-    w = int(game_winner(np.array(scores, dtype=np.int64), len(scores), limit,
+    w = int(game_winner(np.array(scores, dtype=np.int64), 0, len(scores), limit,
                         all_bust == "highest"))
     assert (None if w < 0 else w) == naive.game_winner(scores, limit, all_bust)
     return w
@@ -451,11 +492,17 @@ def test_winner_cascade(scores, limit, all_bust, winner):
 # ----- who leads the next round ------------------------------------------------------------
 
 def kernel_next_leader(cum, prev, after_last, state=12345):
-    """next_leader over ``cum`` (its length is the player count)."""
-    arr = np.zeros(5, dtype=np.int64)
-    arr[:len(cum)] = cum
-    _, p = next_leader(arr, len(cum), prev, after_last, np.uint64(state))
-    return int(p)
+    """The leader ``next_deal`` picks after a round that ``prev`` led, with scores ``cum``
+    (its length is the player count) and stream word ``state``."""
+    n = len(cum)
+    eng = GAME.engine(RULEBOOK.build(overrides={
+        "players": n, "tie_lead": "after_last" if after_last else "random"}))
+    st = eng.new(0, 0)
+    st[S_ROUND], st[S_LEADER] = 1, prev
+    st[S_SCORE:S_SCORE + n] = cum
+    st[S_RNG] = np.uint64(state).view(np.int64)
+    next_deal(eng.r, st)
+    return int(st[S_LEADER])
 
 
 @pytest.mark.parametrize("cum, prev, leader", [

@@ -1,7 +1,7 @@
 """Invariants over many random Schadenfreude games, for every preset and player count.
 
-Each game is taken from its record (GAME.record, the logging kernel) and
-re-walked card by card: every card in exactly one place, legal moves a
+Each game is taken from its record (GAME.record, the engine's logged games) and
+re-walked card by card on the engine (Engine.start / legal / apply): every card in exactly one place, legal moves a
 non-empty subset of the hand that follows suit when it must, points and scores
 adding up, records replaying clean, and result flags consistent.
 """
@@ -15,7 +15,8 @@ import pytest
 from simcore.games.schadenfreude import GAME
 from simcore.games.schadenfreude.cards import CARD_SUIT, CARD_VALUE, deck_mask, mask_cards, \
     mask_of, parse_card
-from simcore.games.schadenfreude.records import RoundState, replay_record
+from simcore.games.schadenfreude.engine import S_HAND, S_LEAD, S_PILE, S_SCORE, STATE_SIZE
+from simcore.games.schadenfreude.records import replay_record
 from simcore.records import replay_one
 
 PRESETS = list(GAME.rulebook.presets)
@@ -34,6 +35,8 @@ def check_record(rec):
     limit, floor = rules["limit"], rules["floor"]
     deck = deck_mask(rules["values"])
     cancel = rules["pairs"] == "cancel"
+    eng = GAME.engine(rules)
+    state = eng.new(rec["seed"], rec["index"])
     cum = [0] * n
     for d, deal in enumerate(rec["deals"]):
         start = deal["start"]
@@ -49,29 +52,33 @@ def check_record(rec):
         assert union == deck
         assert start["scores"] == cum
         assert start["leader"] in range(n)
-        state = RoundState(hands, start["leader"], cancel)
+        state[S_SCORE:S_SCORE + n] = cum
+        eng.start(state, start["hands"], start["leader"])
         played = 0
         for a, (seat, verb, name) in enumerate(deal["actions"]):
             card = parse_card(name)
-            assert verb == "play" and seat == state.to_act()
-            hand = state.hands[seat]
-            legal = state.legal(seat)
+            assert verb == "play" and seat == eng.to_move(state)
+            hand = int(state[S_HAND + seat])
+            legal = mask_of(eng.legal(state))
+            lead = int(state[S_LEAD])
             assert legal != 0 and legal & ~hand == 0            # non-empty subset of the hand
-            if state.lead:
-                suit_cards = hand & state.lead
+            if lead:
+                suit_cards = hand & lead
                 if suit_cards:                                  # must follow (or play wild)
                     assert legal & suit_cards == suit_cards
-                    assert all(c >= 48 or c in mask_cards(state.lead) for c in
+                    assert all(c >= 48 or c in mask_cards(lead) for c in
                                mask_cards(legal))
                 else:
                     assert legal == hand
             else:
                 assert legal == hand                            # no lead suit yet: anything
             assert legal >> card & 1, (d, a, "an illegal card was played")
-            assert state.play(card) is None
+            eng.apply(state, card)
             played |= 1 << card
             # every card in exactly one place: some hand, played this round, or aside
-            places = state.hands + [played, aside]
+            hands_now = [int(x) for x in state[S_HAND:S_HAND + n]]
+            piles = [int(x) for x in state[S_PILE:S_PILE + n]]
+            places = hands_now + [played, aside]
             assert sum(bin(x).count("1") for x in places) == bin(deck).count("1")
             u = 0
             for x in places:
@@ -79,14 +86,14 @@ def check_record(rec):
                 u |= x
             assert u == deck
             # what a pile holds was played this round and is one pile's only
-            for p, q in itertools.combinations(state.piles, 2):
+            for p, q in itertools.combinations(piles, 2):
                 assert p & q == 0
-            assert all(p & ~played == 0 for p in state.piles)
-        assert state.done() and played == deck & ~aside
+            assert all(p & ~played == 0 for p in piles)
+        assert eng.deal_over(state) and played == deck & ~aside
         end = deal["end"]
         for p in range(n):
             pile = [parse_card(c) for c in end["piles"][p]]
-            assert mask_of(pile) == state.piles[p]
+            assert mask_of(pile) == piles[p]
             assert end["points"][p] == sum(int(CARD_VALUE[c]) for c in pile)
             if cancel:   # no two cards of one value stay in a pile
                 vals = [int(CARD_VALUE[c]) for c in pile]
@@ -168,19 +175,24 @@ def test_first_leader_random_varies(game_records):
     assert {r["deals"][0]["start"]["leader"] for r in recs} == {0, 1, 2, 3}
 
 
-def test_masks_stay_unsigned_through_the_record_path(game_records):
-    """DESIGN: mixed integer arithmetic silently leaves uint64.  Building and replaying
-    records (RoundState) must call the mask kernels with uint64 masks only; an int64
-    mask compiles a second, signed specialisation."""
-    from simcore.games.schadenfreude.kernels import collect_card, legal_mask, pile_points, \
-        winning_rank
+def test_masks_stay_unsigned_in_the_engine(game_records):
+    """DESIGN: mixed integer arithmetic silently leaves uint64.  The engine keeps its
+    state as int64 words and works on masks as uint64: replay compiles the step kernel
+    once, for the int64 state, and the mask kernels give uint64 masks."""
+    from simcore.games.schadenfreude.engine import apply_checked, collect, legal_cards, \
+        legal_mask
     rules = GAME.rulebook.build(overrides={"limit": 5})
     for rec in game_records("schadenfreude", rules, ["random"], 4, range(3)):
         replay_record(rec)
-    for kernel in (collect_card, legal_mask, pile_points, winning_rank):
+    for sig in apply_checked.nopython_signatures:
+        assert [str(a) for a in sig.args] == ["array(int64, 1d, C)"] * 2 + ["int64"], sig
+    state = GAME.engine(rules).new(4, 0)
+    legal_cards(state)
+    legal_mask(np.uint64(state[S_HAND]), np.uint64(0))
+    collect(np.uint64(0), 0, 7, True, True)
+    for kernel, ret in ((legal_cards, "uint64"), (legal_mask, "uint64"),
+                        (collect, "Tuple(uint64, int64)")):
         for sig in kernel.nopython_signatures:
-            assert str(sig.args[0]) == "uint64", (kernel.__name__, sig)
-    for kernel in (collect_card, legal_mask):
-        for sig in kernel.nopython_signatures:
-            assert str(sig.return_type) == "uint64", (kernel.__name__, sig)
+            assert str(sig.return_type) == ret, (kernel, sig)
+    assert STATE_SIZE < 100
     assert set(CARD_SUIT[:48]) == {0, 1, 2, 3} and list(CARD_SUIT[48:]) == [4, 4]

@@ -1,10 +1,10 @@
 """The Schadenfreude kernels against the slow, obvious reference (naive_schadenfreude.py).
 
-Whole games: the logging kernel (play_logged, the same play_game the batch runs)
-gives each round's leader and the cards in play order; the reference replays
-those cards from scratch and must agree exactly on every hand, trick, pile,
-point, score, leader, the bust set, the winner and the unfinished flag.  The
-records built by GAME.record (the stepwise RoundState path) must agree too.
+Whole games: the records (GAME.record: the engine's games, logged by the parallel
+loop beside the batch one) give each round's leader and the cards in play order;
+the reference replays those cards from scratch and must agree exactly on every
+hand, trick, pile, point, score, leader, the bust set, the winner and the
+unfinished flag, and so must the batch table's row of the same game.
 
 Single kernels: hypothesis draws hands, tricks, piles and score vectors.
 """
@@ -19,13 +19,11 @@ from hypothesis import strategies as st
 
 import naive_schadenfreude as naive
 from simcore.games.schadenfreude import GAME
-from simcore.games.schadenfreude.cards import CARD_RANK, card_name, mask_cards, mask_of, \
+from simcore.games.schadenfreude.cards import ALL_VALUES, card_name, mask_cards, mask_of, \
     parse_card
-from simcore.games.schadenfreude.kernels import collect_card, collect_rank, game_winner, \
-    legal_mask, lead_mask_of, next_leader, pile_points
-from simcore.games.schadenfreude.play import play_logged
-from simcore.games.schadenfreude.records import RoundState
-from simcore.games.schadenfreude.rules import rules_array
+from simcore.games.schadenfreude.engine import S_HAND, S_LEADER, S_PILE, S_POINTS, S_RNG, \
+    S_ROUND, S_SCORE, S_TRICK_LEADER, collect, collect_card, game_winner, lead_mask_of, \
+    legal_mask, next_deal, pile_points
 
 # (label, preset, overrides, policies, games).  Together they reach every branch of the
 # rules: see test_the_sweep_reaches_every_rule below.
@@ -62,26 +60,21 @@ def build(preset, overrides):
     return GAME.rulebook.build(preset, overrides=overrides)
 
 
-def logged_game(rules, ids, seed, index):
+def logged_game(rules, names, seed, index, game_records):
     """(rounds as [(leader, [card names])], rounds, winner, bust mask, unfinished,
-    first leader, final scores) from the logging kernel."""
-    n, h = rules["players"], rules["hand_size"]
-    log = np.full((rules["max_rounds"], 1 + n * h), -1, dtype=np.int16)
-    scores = np.zeros(n, dtype=np.int64)
-    rounds, winner, bust, unfinished, first = play_logged(
-        rules_array(rules), ids, np.uint64(seed), index, scores, log)
-    assert (log[rounds:] == -1).all()                 # nothing logged past the end
-    played = [(int(log[r, 0]), [card_name(int(c)) for c in log[r, 1:]])
-              for r in range(rounds)]
-    return played, int(rounds), int(winner), int(bust), bool(unfinished), int(first), \
-        [int(s) for s in scores]
+    first leader, final scores, record) of one game, from its record."""
+    rec = game_records("schadenfreude", rules, names, seed, [index])[0]
+    played = [(d["start"]["leader"], [a[2] for a in d["actions"]]) for d in rec["deals"]]
+    res = rec["result"]
+    return played, len(rec["deals"]), (res["winners"] or [-1])[0], \
+        sum(1 << p for p in res["bust"]), res["unfinished"], played[0][0], res["scores"], rec
 
 
-def compare_game(rules, ids, index, stats):
+def compare_game(rules, names, index, stats, game_records):
     r = rules.to_dict()
     n = r["players"]
-    played, rounds, winner, bust, unfinished, first, scores = logged_game(rules, ids, SEED,
-                                                                         index)
+    played, rounds, winner, bust, unfinished, first, scores, rec = logged_game(
+        rules, names, SEED, index, game_records)
     where = f"game {index} of {rules.canonical()}"
     try:
         ref = naive.play_game(r, played)   # raises IllegalPlay on any illegal card or leader
@@ -98,6 +91,7 @@ def compare_game(rules, ids, index, stats):
     assert ref["bust"] == [p for p in range(n) if bust >> p & 1], where
     assert ref["unfinished"] == unfinished, where
     _collect_stats(r, ref, stats)
+    compare_record(rec, ref)
     return ref
 
 
@@ -177,12 +171,9 @@ def sweep_stats():
 def test_kernel_games_match_the_reference(label, preset, overrides, policies, games,
                                           sweep_stats, game_records):
     rules = build(preset, overrides)
-    names, ids = GAME.policy_ids(policies, rules)
+    names, _ = GAME.policy_ids(policies, rules)
     for index in range(games):
-        ref = compare_game(rules, ids, index, sweep_stats)
-        if index < 6:        # the record path (RoundState, collect_card) as well
-            rec = game_records("schadenfreude", rules, names, SEED, [index])[0]
-            compare_record(rec, ref)
+        compare_game(rules, names, index, sweep_stats, game_records)
 
 
 def test_the_sweep_reaches_every_rule(sweep_stats):
@@ -195,17 +186,16 @@ def test_the_sweep_reaches_every_rule(sweep_stats):
         assert sweep_stats[key] > 0, (key, dict(sweep_stats))
 
 
-def test_batch_games_match_the_logged_games():
-    """play_batch (what simulate runs) and play_logged play the same games."""
+def test_batch_games_match_the_logged_games(game_records):
+    """play_batch (what simulate runs) and play_logged (records) play the same games."""
     from simcore import simulate
     rules = build("summary-de", {"players": 3, "limit": 15})
-    res = simulate("schadenfreude", rules, ["heuristic", "random", "random"], games=40,
-                   seed=SEED, threads=1)
+    names = ["heuristic", "random", "random"]
+    res = simulate("schadenfreude", rules, names, games=40, seed=SEED, threads=1)
     table = res.tables["games"]
-    _, ids = GAME.policy_ids(["heuristic", "random", "random"], rules)
     for index in range(40):
-        played, rounds, winner, bust, unfinished, first, scores = logged_game(
-            rules, ids, SEED, index)
+        played, rounds, winner, bust, unfinished, first, scores, _ = logged_game(
+            rules, names, SEED, index, game_records)
         row = table.iloc[index]
         assert row["index"] == index and row["rounds"] == rounds
         assert [row[f"score_{p}"] for p in range(3)] == scores
@@ -237,54 +227,65 @@ def test_trick_resolution_matches_reference(trick, leader):
     n = len(trick)
     leader %= n
     seats = [(leader + i) % n for i in range(n)]
-    hands = [0] * n
+    hands = [[]] * n
     for s, c in zip(seats, trick):
-        hands[s] = 1 << c            # one card each: always a legal play
-    rs = RoundState(hands, leader, True)
+        hands[s] = [c]               # one card each: always a legal play
+    eng = GAME.engine(build("standard", {"players": n, "hand_size": 1,
+                                         "values": ",".join(map(str, ALL_VALUES))}))
+    state = eng.new(0, 0)
+    eng.start(state, hands, leader)
     for c in trick:
-        assert rs.play(c) is None
+        eng.apply(state, c)
     won, got = naive.trick_winner(list(zip(seats, [card_name(c) for c in trick])))
     pile = []
     for x in got:
         naive.add_to_pile(pile, x, "cancel")
-    assert rs.trick_leader == won
-    assert {card_name(c) for c in mask_cards(rs.piles[won])} == set(pile)
-    assert rs.points() == [naive.pile_points(pile) if s == won else 0 for s in range(n)]
+    assert eng.deal_over(state) and int(state[S_TRICK_LEADER]) == won
+    assert {card_name(c) for c in mask_cards(int(state[S_PILE + won]))} == set(pile)
+    assert list(state[S_POINTS:S_POINTS + n]) == \
+        [naive.pile_points(pile) if s == won else 0 for s in range(n)]
 
 
 @given(seq=st.lists(cards, max_size=20, unique=True), cancel=st.booleans())
 def test_pile_collection_matches_reference(seq, cancel):
-    pile, ranks, pts = np.uint64(0), np.uint64(0), 0
+    pile, pts = np.uint64(0), 0
     ref = []
     for c in seq:
-        pile = np.uint64(collect_card(np.uint64(pile), c, cancel))
-        ranks, pts = collect_rank(np.uint64(ranks), pts, int(CARD_RANK[c]), cancel)
+        pile = np.uint64(pile)
+        assert collect_card(pile, c, cancel) == collect(pile, pts, c, True, cancel)[0]
+        assert collect(pile, pts, c, False, cancel) == (pile, pts)     # not taken
+        pile, pts = collect(np.uint64(pile), pts, c, True, cancel)
         naive.add_to_pile(ref, card_name(c), "cancel" if cancel else "keep")
     assert {card_name(c) for c in mask_cards(int(pile))} == set(ref)
     assert pile_points(pile) == naive.pile_points(ref) == pts
-    if cancel:
-        assert int(ranks) == sum(1 << (naive.value(x) + 3) for x in ref)
 
 
 @given(scores=st.lists(st.integers(-6, 12), min_size=3, max_size=5),
        limit=st.integers(1, 10), highest=st.booleans())
 def test_game_winner_matches_reference(scores, limit, highest):
-    w = int(game_winner(np.array(scores, dtype=np.int64), len(scores), limit, highest))
+    w = int(game_winner(np.array(scores, dtype=np.int64), 0, len(scores), limit, highest))
     assert (None if w < 0 else w) == naive.game_winner(scores, limit,
                                                        "highest" if highest else "none")
 
 
 @given(scores=st.lists(st.integers(0, 4), min_size=3, max_size=5), prev=st.integers(0, 4),
-       after_last=st.booleans(), state=st.integers(0, 2**64 - 1))
-def test_next_leader_matches_reference(scores, prev, after_last, state):
+       after_last=st.booleans(), stream=st.integers(0, 2**64 - 1))
+def test_next_leader_matches_reference(scores, prev, after_last, stream):
     n = len(scores)
     prev %= n
-    cum = np.zeros(5, dtype=np.int64)
-    cum[:n] = scores
-    _, p = next_leader(cum, n, prev, after_last, np.uint64(state))
+    rules = build("standard", {"players": n,
+                               "tie_lead": "after_last" if after_last else "random"})
+    eng = GAME.engine(rules)
+    state = eng.new(0, 0)
+    state[S_ROUND], state[S_LEADER] = 1, prev
+    state[S_SCORE:S_SCORE + n] = scores
+    state[S_RNG] = np.uint64(stream).view(np.int64)
+    next_deal(eng.r, state)
     allowed = naive.allowed_leaders(1, scores, prev, {
         "players": n, "tie_lead": "after_last" if after_last else "random"})
-    assert int(p) in allowed
+    assert int(state[S_LEADER]) in allowed
+    assert sum(bin(int(x)).count("1") for x in state[S_HAND:S_HAND + n]) == \
+        n * rules["hand_size"]
 
 
 def test_card_names_round_trip():

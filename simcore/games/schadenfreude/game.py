@@ -4,7 +4,7 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .play import play_batch
+from .play import parallel, play_batch, play_batch_serial
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
@@ -30,9 +30,10 @@ class Schadenfreude(Game):
             "unfinished": np.zeros(count, np.bool_),
             "first_leader": np.zeros(count, np.int8),
         }
-        play_batch(rules_array(rules), policy_ids, np.uint64(seed), start, count,
-                   cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
-                   cols["unfinished"], cols["first_leader"])
+        kernel = play_batch if parallel(count) else play_batch_serial
+        kernel(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start, count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
+               cols["unfinished"], cols["first_leader"])
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 
@@ -95,13 +96,28 @@ class Schadenfreude(Game):
         data["first_leader"] = c["first_leader"]
         return {"games": pd.DataFrame(data)}
 
+    def records(self, rules, names, ids, seed, start, count):
+        """The records of games ``start .. start+count-1`` of run ``seed`` (list of dicts)."""
+        from .records import build_records
+        return build_records(rules, names, ids, seed, start, count)
+
+    def records_jsonl(self, rules, names, ids, seed, start, count) -> bytes:
+        """The same records as JSON Lines bytes, each line exactly
+        ``json.dumps(record, separators=(",", ":"))`` (the fast way to write them)."""
+        from .records import records_jsonl
+        return records_jsonl(rules, names, ids, seed, start, count)
+
     def record(self, rules, policies, policy_ids, seed, index):
-        from .records import build_record
-        return build_record(rules, policies, policy_ids, seed, index)
+        return self.records(rules, policies, policy_ids, seed, index, 1)[0]
 
     def replay(self, record):
         from .records import replay_record
         replay_record(record)
+
+    def engine(self, rules):
+        """The per-decision Python API (api.Engine) for ``rules``."""
+        from .api import Engine
+        return Engine(rules)
 
 
 GAME = Schadenfreude()

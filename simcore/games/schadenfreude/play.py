@@ -1,169 +1,138 @@
-"""Schadenfreude game loop and the parallel batch kernel.
+"""Schadenfreude batch loops on the engine: the games table, and logged games for records.
 
-``play_game`` plays one whole game from its own random stream
-(``game_stream(seed, index)``), so a game is the same whichever chunk or
-thread plays it.  With ``log`` it also writes, per round, the leader and the
-cards in the order played; records.py turns that into a record.
+Each game is ``init_game`` then ``choose`` / ``apply_action`` until the round
+is over, ``next_deal`` until the game is over; every game draws from its own
+stream (``game_stream(seed, index)``), so it is the same whichever chunk or
+thread plays it.  Each loop has a parallel driver and a serial one for a few
+games (a parallel launch wakes every thread, which on a busy machine can cost
+milliseconds); ``parallel(count)`` says which to use.
 """
 import numpy as np
 from numba import njit, prange
 
-from ...bits import mask_ids, MASK32, S32, U0, U1, bounded, game_stream, next_u64, kth_bit, lowest_bit, \
-    popcount, shuffle_inplace
-from .cards import CARD_RANK, SUIT_MASK
-from .kernels import collect_rank, game_winner, legal_mask, next_leader, winning_rank
-from .policies import RANDOM, heuristic_card
-from .rules import (R_AFTER_LAST, R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_FLOOR, R_FLOOR_ON,
-                    R_HAND, R_LIMIT, R_MAX_ROUNDS, R_PLAYERS, R_SEAT0_FIRST)
+from .engine import (OBS_SIZE, S_BUST, S_FIRST_LEADER, S_HAND, S_LEADER, S_PILE,
+                     S_POINTS, S_ROUND, S_SCORE, S_STATUS, S_TO_MOVE, S_UNFINISHED,
+                     S_WINNER, STATE_SIZE, PLAYING, apply_action, game_over, init_game,
+                     next_deal)
+from .policies import choose_into
+from .rules import R_PLAYERS
 
-MAX_SEATS = 5
+PARALLEL_MIN = 64  # fewer games than this run on the calling thread
 
 
-@njit(cache=True)
-def play_game(rules, policies, seed, index, scores_out, log, do_log):
-    """Play game ``index`` of run ``seed``; returns (rounds, winner, bust_mask,
-    unfinished, first_leader) and writes final scores to ``scores_out``."""
-    n = rules[R_PLAYERS]
-    h = rules[R_HAND]
-    limit = rules[R_LIMIT]
-    cancel = rules[R_CANCEL] != 0
-    floor_on = rules[R_FLOOR_ON] != 0
-    floor = rules[R_FLOOR]
-    max_rounds = rules[R_MAX_ROUNDS]
-    deck_mask = np.uint64(rules[R_DECK])
-    state = game_stream(seed, index)
+def parallel(count) -> bool:
+    """Whether ``count`` games are worth a parallel launch."""
+    return count >= PARALLEL_MIN
 
-    deck = np.empty(50, dtype=np.int64)
-    n_deck = mask_ids(deck_mask, deck)
 
-    hands = np.zeros(MAX_SEATS, dtype=np.uint64)
-    pile_ranks = np.zeros(MAX_SEATS, dtype=np.uint64)
-    points = np.zeros(MAX_SEATS, dtype=np.int64)
-    cum = np.zeros(MAX_SEATS, dtype=np.int64)
-    seat_of_rank = np.zeros(32, dtype=np.int64)
-    card_of_rank = np.zeros(32, dtype=np.int64)
+@njit(cache=True, inline="always")
+def _play_round(r, policies, st, obs):
+    """Play the current round to its end (the engine scores it)."""
+    while st[S_STATUS] == PLAYING:
+        a = choose_into(r, st, policies[st[S_TO_MOVE]], obs)
+        apply_action(r, st, a)
 
-    if rules[R_SEAT0_FIRST]:
-        leader = 0
-    else:
-        state, leader = bounded(state, n)
-    first_leader = leader
-    spare = U0
-    spare_left = False
-    rounds = 0
-    unfinished = False
-    bust = 0
+
+@njit(cache=True, inline="always")
+def _game_row(r, policies, seed, index, g, rounds, scores, winner, bust, unfinished,
+              first_leader, st, obs):
+    """Play game ``index`` and write its row ``g`` of the games table."""
+    init_game(r, st, seed, index)
     while True:
-        # deal: a fresh shuffle of the whole deck; the rest is set aside
-        state = shuffle_inplace(state, deck, n_deck)
-        for p in range(n):
-            hm = U0
-            for i in range(h):
-                hm |= U1 << np.uint64(deck[p * h + i])
-            hands[p] = hm
-            pile_ranks[p] = U0
-            points[p] = 0
-        if do_log:
-            log[rounds, 0] = leader
-        played = U0
-        nplayed = 0
-        trick_leader = leader
-        for t in range(h):
-            lead_mask = U0
-            follow_ranks = U0
-            offsuit = U0
-            for i in range(n):
-                p = trick_leader + i
-                if p >= n:
-                    p -= n
-                legal = legal_mask(hands[p], lead_mask)
-                if policies[p] == RANDOM:
-                    # two uniform choices per 64-bit draw: use the spare half first
-                    if spare_left:
-                        half = spare
-                        spare_left = False
-                    else:
-                        state, r64 = next_u64(state)
-                        half = r64 & MASK32
-                        spare = r64 >> S32
-                        spare_left = True
-                    card = kth_bit(legal, np.int64((half * popcount(legal)) >> S32))
-                else:
-                    unseen = deck_mask & ~played & ~hands[p]
-                    card = heuristic_card(legal, hands[p], lead_mask, follow_ranks, offsuit,
-                                          n - 1 - i, unseen, p, n, seat_of_rank, pile_ranks,
-                                          points, cum, limit, h - t, cancel)
-                bit = U1 << np.uint64(card)
-                hands[p] ^= bit
-                played |= bit
-                if do_log:
-                    log[rounds, 1 + nplayed] = card
-                nplayed += 1
-                if card < 48 and lead_mask == U0:
-                    lead_mask = SUIT_MASK[card // 12]
-                # branch-free: a follower's rank goes to the trick's rank mask and
-                # its seat to slot r; a non-follower to the off-suit cards and a
-                # dummy slot (16 + r), so equal values of other suits never clash
-                is_follow = np.uint64((card >= 48) | ((bit & lead_mask) != U0))
-                r = CARD_RANK[card]
-                follow_ranks |= is_follow << np.uint64(r)
-                offsuit |= bit & (is_follow - U1)
-                slot = r + 16 * (1 - np.int64(is_follow))
-                seat_of_rank[slot] = p
-                card_of_rank[slot] = card
-            wr = winning_rank(follow_ranks)
-            winner = seat_of_rank[wr]
-            # the winner collects their own card and the non-followers (the order
-            # does not matter for points: cancelling toggles a value's bit)
-            taken = offsuit | (U1 << np.uint64(card_of_rank[wr]))
-            pr = pile_ranks[winner]
-            pts = points[winner]
-            while taken != U0:
-                c = lowest_bit(taken)
-                taken &= taken - U1
-                pr, pts = collect_rank(pr, pts, CARD_RANK[c], cancel)
-            pile_ranks[winner] = pr
-            points[winner] = pts
-            trick_leader = winner
-        rounds += 1
-        bust = 0
-        for p in range(n):
-            c = cum[p] + points[p]
-            if floor_on and c < floor:
-                c = floor
-            cum[p] = c
-            if c > limit:
-                bust |= 1 << p
-        if bust != 0:
+        _play_round(r, policies, st, obs)
+        if game_over(st):
             break
-        if rounds >= max_rounds:
-            unfinished = True
-            break
-        state, leader = next_leader(cum, n, leader, rules[R_AFTER_LAST] != 0, state)
-    for p in range(n):
-        scores_out[p] = cum[p]
-    if unfinished:
-        winner = -1
-    else:
-        winner = game_winner(cum, n, limit, rules[R_ALL_BUST_HIGHEST] != 0)
-    return rounds, winner, bust, unfinished, first_leader
+        next_deal(r, st)
+    rounds[g] = st[S_ROUND]
+    for p in range(r[R_PLAYERS]):
+        scores[g, p] = st[S_SCORE + p]
+    winner[g] = st[S_WINNER]
+    bust[g] = st[S_BUST]
+    unfinished[g] = st[S_UNFINISHED] != 0
+    first_leader[g] = st[S_FIRST_LEADER]
 
 
 @njit(cache=True, parallel=True)
-def play_batch(rules, policies, seed, start, count, rounds, scores, winner, bust, unfinished,
+def play_batch(r, policies, seed, start, count, rounds, scores, winner, bust, unfinished,
                first_leader):
     """Play games ``start .. start+count-1`` in parallel into the output arrays."""
-    dummy = np.zeros((1, 1), dtype=np.int16)
     for g in prange(count):
-        r, w, b, u, fl = play_game(rules, policies, seed, start + g, scores[g], dummy, False)
-        rounds[g] = r
-        winner[g] = w
-        bust[g] = b
-        unfinished[g] = u
-        first_leader[g] = fl
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        obs = np.empty(OBS_SIZE, dtype=np.int64)
+        _game_row(r, policies, seed, start + g, g, rounds, scores, winner, bust, unfinished,
+                  first_leader, st, obs)
 
 
 @njit(cache=True)
-def play_logged(rules, policies, seed, index, scores_out, log):
-    """One game with its per-round log of leader and cards (for records)."""
-    return play_game(rules, policies, seed, index, scores_out, log, True)
+def play_batch_serial(r, policies, seed, start, count, rounds, scores, winner, bust,
+                      unfinished, first_leader):
+    """``play_batch`` on the calling thread."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    for g in range(count):
+        _game_row(r, policies, seed, start + g, g, rounds, scores, winner, bust, unfinished,
+                  first_leader, st, obs)
+
+
+# per-round log row: leader, the hands and the aside cards at the start,
+# then after the round the piles, points and scores (per seat, MAX_SEATS wide)
+L_LEADER = 0
+L_HANDS = 1
+L_ASIDE = L_HANDS + 5
+L_PILES = L_ASIDE + 1
+L_POINTS = L_PILES + 5
+L_SCORES = L_POINTS + 5
+LOG_WIDTH = L_SCORES + 5
+
+
+@njit(cache=True, inline="always")
+def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs):
+    """Play game ``index`` logging its rounds from row ``row`` on."""
+    n = r[R_PLAYERS]
+    init_game(r, st, seed, index)
+    while True:
+        log[row, L_LEADER] = st[S_LEADER]
+        hands = np.uint64(0)
+        for p in range(n):
+            log[row, L_HANDS + p] = st[S_HAND + p]
+            hands |= np.uint64(st[S_HAND + p])
+        log[row, L_ASIDE] = np.int64(deck & ~hands)
+        k = 0
+        while st[S_STATUS] == PLAYING:
+            p = st[S_TO_MOVE]
+            a = choose_into(r, st, policies[p], obs)
+            seats[row, k] = p
+            cards[row, k] = a
+            k += 1
+            apply_action(r, st, a)
+        for p in range(n):
+            log[row, L_PILES + p] = st[S_PILE + p]
+            log[row, L_POINTS + p] = st[S_POINTS + p]
+            log[row, L_SCORES + p] = st[S_SCORE + p]
+        row += 1
+        if game_over(st):
+            break
+        next_deal(r, st)
+
+
+@njit(cache=True, parallel=True)
+def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck):
+    """Play games ``start ..`` again (``play_batch`` gave their rounds), logging every
+    round: game ``g``'s rounds are rows ``offsets[g] .. offsets[g+1]-1`` of ``log``
+    (LOG_WIDTH columns, see L_*), ``seats`` and ``cards`` (players * hand_size
+    actions per round, in order)."""
+    for g in prange(count):
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        obs = np.empty(OBS_SIZE, dtype=np.int64)
+        _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
+                     obs)
+
+
+@njit(cache=True)
+def play_logged_serial(r, policies, seed, start, count, offsets, log, seats, cards, deck):
+    """``play_logged`` on the calling thread."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    for g in range(count):
+        _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
+                     obs)

@@ -1,7 +1,7 @@
 """Schadenfreude players: ``random`` and ``heuristic``, dispatched by integer id.
 
 The heuristic scores each legal card and plays the best; it never sees other
-hands, only the cards played, its own pile and everyone's scores.  A card's
+hands, only the cards played, the piles and everyone's scores.  A card's
 score adds up:
 - the chance it wins the trick (second-highest follower wins), estimated from
   the cards still unseen, times what winning would do to its total: points
@@ -13,25 +13,26 @@ score adds up:
 - near the limit, a bonus for shedding, while it is safe, a card that would
   likely win a later trick (top cards of a suit and the wild 10 are kept as
   escapes).
+
+Both are functions of what their seat can see: ``random`` reads the seat's
+legal cards (its own hand and the lead suit) and draws from the game's
+stream; ``heuristic`` reads only the seat's observation (engine.observe).
 """
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, bounded, kth_bit, lowest_bit, popcount
+from ...bits import MASK32, S32, U0, U1, kth_bit, lowest_bit, next_u64, popcount
 from .cards import CARD_RANK, RANK_CARDS, SUIT_MASK, WILD_MASK
-from .kernels import collect_rank, winning_rank
+from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PLAYERS,
+                     O_POINTS, O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER,
+                     O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
+                     S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
+from .rules import R_CANCEL, R_DECK, R_HAND, R_LIMIT
 
 POLICIES = ("random", "heuristic")
 RANDOM, HEURISTIC = 0, 1
 
 _WILD_MASK = WILD_MASK
-
-
-@njit(cache=True, inline="always")
-def random_card(state, legal):
-    """A uniform choice among the legal cards; returns (state, card)."""
-    state, k = bounded(state, popcount(legal))
-    return state, kth_bit(legal, k)
 
 
 # cards ranking above each rank (RANKS_ABOVE[r]: every card of rank r+1..13)
@@ -156,15 +157,15 @@ UNCERTAIN = 0.5  # weight of a guess about who takes a card when others are stil
 
 
 @njit(cache=True)
-def _trick_gain(ranks_mask_cards, receiver_pile, cancel):
-    """Points a pile (rank mask) gains from a set of cards, with cancelling."""
-    pr = receiver_pile
+def _trick_gain(cards, pile, cancel):
+    """Points a pile (card mask) gains from a set of cards, with cancelling."""
+    pr = pile
     pts = 0
-    o = ranks_mask_cards
+    o = cards
     while o != U0:
         c = lowest_bit(o)
         o &= o - U1
-        pr, pts = collect_rank(pr, pts, CARD_RANK[c], cancel)
+        pr, pts = collect(pr, pts, c, True, cancel)
     return pts
 
 
@@ -189,24 +190,37 @@ def _off_chance(unseen, lead_mask, hand_left):
 
 
 @njit(cache=True)
-def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen, me, n,
-                   seat_of_rank, pile_ranks, points, cum, limit, tricks_left, cancel):
-    """The heuristic's card for the position described; see the module doc."""
-    my_total = cum[me] + points[me]
+def heuristic_action(r, o):
+    """The heuristic's card for the seat whose observation is ``o`` (engine O_*
+    layout; that seat is to move); see the module doc."""
+    n = o[O_PLAYERS]
+    me = o[O_SEAT]
+    hand = np.uint64(o[O_HAND])
+    lead_mask = np.uint64(o[O_LEAD])
+    legal = legal_mask(hand, lead_mask)
+    follow_ranks = np.uint64(o[O_FOLLOW])
+    offsuit = np.uint64(o[O_OFFSUIT])
+    others = n - 1 - o[O_TRICK_POS]
+    unseen = np.uint64(r[R_DECK]) & ~np.uint64(o[O_PLAYED]) & ~hand
+    limit = r[R_LIMIT]
+    tricks_left = r[R_HAND] - o[O_TRICK_NUM]
+    cancel = r[R_CANCEL] != 0
+    my_total = o[O_SCORE + me] + o[O_POINTS + me]
     room = limit - my_total
     best_other = -1000
     for p in range(n):
-        t = cum[p] + points[p]
+        t = o[O_SCORE + p] + o[O_POINTS + p]
         if p != me and t <= limit and t > best_other:
             best_other = t
     leading = my_total > best_other
     ending = False
     for p in range(n):
-        if p != me and cum[p] + points[p] > limit - ENDING_ROOM:
+        if p != me and o[O_SCORE + p] + o[O_POINTS + p] > limit - ENDING_ROOM:
             ending = True
     hand_left = np.int64(popcount(hand))
     mean_unseen = _mean_value(unseen)
     closeness = min(1.0, max(0.0, (CLOSE_ROOM - room) / CLOSE_ROOM))
+    my_pile = np.uint64(o[O_PILE + me])
     best_card = -1
     best = -1e300
     m = legal
@@ -221,7 +235,7 @@ def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen
         p_win = win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left)
         # what winning would bring: this card, the cards that did not follow,
         # and what the players still to play are expected to throw off
-        gain = _trick_gain(bit | offsuit, pile_ranks[me], cancel)
+        gain = _trick_gain(bit | offsuit, my_pile, cancel)
         if others > 0:
             gain += others * _off_chance(unseen, lm, hand_left) * mean_unseen
         score = p_win * win_utility(gain, room, tricks_left - 1, leading, ending)
@@ -232,13 +246,15 @@ def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen
         if ranks != U0:
             wr = winning_rank(ranks)
             if not (follows and wr == CARD_RANK[card]):
-                w = seat_of_rank[wr]
+                # a follower already in the trick: its position, seat and card
+                wpos = np.int64((np.uint64(o[O_RANK_POS]) >> np.uint64(3 * wr)) & np.uint64(7))
+                w = (o[O_TRICK_LEADER] + wpos) % n
                 taken = offsuit if follows else offsuit | bit
-                pr, g = collect_rank(pile_ranks[w], 0, wr, cancel)
+                pr, g = collect(np.uint64(o[O_PILE + w]), 0, o[O_TRICK + wpos], True, cancel)
                 g += _trick_gain(taken, pr, cancel)
                 weight = 1.0 if others == 0 else UNCERTAIN
                 score += (1.0 - p_win) * weight * gift_utility(
-                    g, cum[w] + points[w], my_total, best_other, limit)
+                    g, o[O_SCORE + w] + o[O_POINTS + w], my_total, best_other, limit)
         # near the limit, get rid of cards that would likely win a later trick
         # while it is safe to; the top cards of a suit and the 10 are escapes
         if closeness > 0.0:
@@ -248,3 +264,38 @@ def heuristic_card(legal, hand, lead_mask, follow_ranks, offsuit, others, unseen
             best = score
             best_card = card
     return best_card
+
+
+@njit(cache=True, inline="always")
+def random_action(st):
+    """A uniform choice among the legal cards of the seat to move (its own hand
+    and the lead suit: ``legal_cards``).  Two choices per 64-bit draw of the
+    game's stream: the spare half first."""
+    legal = legal_cards(st)
+    if st[S_SPARE_LEFT]:
+        half = np.uint64(st[S_SPARE])
+        st[S_SPARE_LEFT] = 0
+    else:
+        rng, r64 = next_u64(np.uint64(st[S_RNG]))
+        st[S_RNG] = np.int64(rng)
+        half = r64 & MASK32
+        st[S_SPARE] = np.int64(r64 >> S32)
+        st[S_SPARE_LEFT] = 1
+    return kth_bit(legal, np.int64((half * popcount(legal)) >> S32))
+
+
+@njit(cache=True, inline="always")
+def choose_into(r, st, pid, obs):
+    """Policy ``pid``'s action for the seat to move; advances the stream in
+    ``st`` as the policy draws; ``obs`` is scratch for the observation."""
+    if pid == RANDOM:
+        return random_action(st)
+    observe(r, st, st[S_TO_MOVE], obs)
+    return heuristic_action(r, obs)
+
+
+@njit(cache=True)
+def choose(r, st, pid):
+    """``choose_into`` with its own scratch (for callers outside a loop)."""
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    return choose_into(r, st, pid, obs)

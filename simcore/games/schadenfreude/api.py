@@ -1,0 +1,260 @@
+"""Schadenfreude one decision at a time, from Python: ``Engine(rules)``.
+
+A state is the engine's int64 array (engine.py documents its layout); every
+method is a thin wrapper over the engine's kernels, so a game stepped here is
+the game the batch run plays::
+
+    eng = GAME.engine(rules)              # or simcore.engine("schadenfreude", rules)
+    s = eng.new(seed=7, index=0)          # game 0 of run 7, as the batch starts it
+    while not eng.game_over(s):
+        while not eng.deal_over(s):
+            eng.apply(s, eng.choose("heuristic", s))
+        if not eng.game_over(s):
+            eng.next_deal(s)
+    eng.result(s)
+
+Actions are card ids (``play`` that card; see engine.py), seats count from 0.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import RulesError
+from .cards import SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
+from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSUIT, O_PILE,
+                     O_PLAYED, O_PLAYERS, O_POINTS, O_ROUND, O_SCORE, O_SEAT, O_STATUS,
+                     O_TO_MOVE, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM, O_TRICK_POS, OBS_SIZE,
+                     S_DECK, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
+                     PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
+                     start_deal)
+from .policies import POLICIES, choose
+from .records import (action_to_item, check_start, describe, illegal_reason,
+                      item_to_action, replay_record, result_of)
+from .rules import R_DECK, RULEBOOK, rules_array
+
+_STATUS = ("playing", "round_over", "game_over")
+
+
+class Engine:
+    """Schadenfreude under one rule set, stepped one action at a time."""
+
+    game = "schadenfreude"
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.r = rules_array(rules)
+        self.players = rules["players"]
+        self.hand_size = rules["hand_size"]
+        self.policies = POLICIES
+        self._acts = np.empty(50, dtype=np.int64)
+
+    # ----- positions --------------------------------------------------------------
+    def new(self, seed: int, index: int) -> np.ndarray:
+        """Game ``index`` of run ``seed``, as the batch run starts it (first round dealt)."""
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        init_game(self.r, st, np.uint64(seed), int(index))
+        return st
+
+    def from_record(self, record: dict, deal: int = 0, upto: int | None = None) -> np.ndarray:
+        """The position after the first ``upto`` actions of deal ``deal`` of a record
+        (``None``: all of them).  The record is first checked as ``replay`` does.
+
+        When the record's rounds are those its (seed, index) deals and its policies
+        are known, the stream is advanced as the batch run's was (each action is
+        first chosen by the seat's policy, then the record's action is played), so
+        ``choose`` from the returned state makes the run's next choice."""
+        replay_record(record)
+        rules = RULEBOOK.from_dict(record["rules"])
+        if rules.canonical() != self.rules.canonical():
+            raise ValueError(f"the record is for {rules.canonical()}, this engine plays "
+                             f"{self.rules.canonical()}")
+        deals = record["deals"]
+        if not (isinstance(deal, int) and 0 <= deal < len(deals)):
+            raise ValueError(f"deal {deal!r} is not in the record (0..{len(deals) - 1})")
+        acts = deals[deal]["actions"]
+        upto = len(acts) if upto is None else upto
+        if not (isinstance(upto, int) and 0 <= upto <= len(acts)):
+            raise ValueError(f"upto {upto!r} is not in 0..{len(acts)}")
+        pids = [POLICIES.index(p) if p in POLICIES else -1 for p in record["policies"]]
+        st = self.new(record["seed"] % 2**64, record["index"] % 2**63)
+        for d in range(deal + 1):
+            if d:
+                next_deal(self.r, st)
+            order, leader = check_start(deals[d]["start"], d, rules)
+            if not self._dealt(st, order, leader):
+                start_deal(self.r, st, order, leader)
+            for item in deals[d]["actions"][:upto if d == deal else None]:
+                p = int(st[S_TO_MOVE])
+                if pids[p] >= 0:
+                    choose(self.r, st, pids[p])      # the draws the run made here
+                apply_checked(self.r, st, item_to_action(item, d))
+        return st
+
+    def start(self, st, hands, leader: int) -> None:
+        """Start the current round of ``st`` from given hands (per seat ``hand_size``
+        card names or ids; the rest of the deck is set aside) with ``leader`` to lead;
+        the scores stay.  For analysing a deal or setting up an example."""
+        n, h = self.players, self.hand_size
+        ids = [[parse_card(c) if isinstance(c, str) else int(c) for c in hd] for hd in hands]
+        flat = [c for hd in ids for c in hd]
+        deck = deck_mask(self.rules["values"])
+        if len(ids) != n or any(len(hd) != h for hd in ids):
+            raise ValueError(f"give {n} hands of {h} cards")
+        if len(set(flat)) != len(flat) or mask_of(flat) & ~deck:
+            raise ValueError("a card is given twice or is not in the deck of these rules")
+        if not (isinstance(leader, int) and 0 <= leader < n):
+            raise ValueError(f"leader {leader!r} is not a seat")
+        order = flat + mask_cards(deck & ~mask_of(flat))
+        start_deal(self.r, st, np.array(order, dtype=np.int64), leader)
+
+    def _dealt(self, st, order, leader) -> bool:
+        """Whether ``st`` holds the round ``order`` / ``leader`` describes."""
+        h, n = self.hand_size, self.players
+        mine = st[S_DECK:S_DECK + len(order)]
+        return int(st[S_LEADER]) == leader and all(
+            set(mine[p * h:(p + 1) * h].tolist()) == set(order[p * h:(p + 1) * h].tolist())
+            for p in range(n))
+
+    # ----- the rules ----------------------------------------------------------------
+    def legal(self, st) -> list[int]:
+        """The legal actions of the seat to move (card ids, lowest first)."""
+        k = legal_actions(self.r, st, self._acts)
+        return self._acts[:k].tolist()
+
+    def apply(self, st, action: int) -> None:
+        """Play ``action`` for the seat to move (in place); ValueError if illegal."""
+        code = apply_checked(self.r, st, int(action))
+        if code:
+            seat = int(st[S_TO_MOVE])
+            what = describe(action) if 0 <= int(action) < 50 else repr(action)
+            raise ValueError(f"{what} is not legal: {illegal_reason(code, seat, int(action))}"
+                             f"; legal: {[describe(a) for a in self.legal(st)]}")
+
+    def to_move(self, st) -> int:
+        """Seat to play, -1 once the round is over."""
+        return int(st[S_TO_MOVE])
+
+    def deal_over(self, st) -> bool:
+        """Whether the round is played out and scored."""
+        return int(st[S_STATUS]) != PLAYING
+
+    def game_over(self, st) -> bool:
+        """Whether the game has ended."""
+        return int(st[S_STATUS]) == GAME_OVER
+
+    def next_deal(self, st) -> None:
+        """Start the next round from the game's stream, as the batch run does."""
+        if int(st[S_STATUS]) == PLAYING:
+            raise ValueError("the round is still being played")
+        if int(st[S_STATUS]) == GAME_OVER:
+            raise ValueError("the game is over")
+        next_deal(self.r, st)
+
+    # ----- what a seat sees and the players --------------------------------------------
+    def observe(self, st, seat: int) -> np.ndarray:
+        """The raw observation array of ``seat`` (engine O_* layout)."""
+        out = np.empty(OBS_SIZE, dtype=np.int64)
+        observe(self.r, st, int(seat), out)
+        return out
+
+    def view(self, st, seat: int) -> dict:
+        """What ``seat`` sees, decoded (cards as in records)."""
+        o = self.observe(st, seat)
+        n = int(o[O_PLAYERS])
+        lead = int(o[O_LEAD])
+        tl = int(o[O_TRICK_LEADER])
+        return {
+            "seat": int(o[O_SEAT]), "round": int(o[O_ROUND]), "status": _STATUS[int(o[O_STATUS])],
+            "to_move": int(o[O_TO_MOVE]), "leader": int(o[O_LEADER]), "trick_leader": tl,
+            "hand": _names(o[O_HAND]),
+            "trick": [[(tl + i) % n, card_name(int(o[O_TRICK + i]))]
+                      for i in range(int(o[O_TRICK_POS]))],
+            "lead_suit": None if lead == 0 else SUITS[((lead & -lead).bit_length() - 1) // 12],
+            "followers": [v - 3 for v in range(14) if int(o[O_FOLLOW]) >> v & 1],
+            "off_suit": _names(o[O_OFFSUIT]),
+            "tricks_done": int(o[O_TRICK_NUM]),
+            "played": _names(o[O_PLAYED]),
+            "held": [int(x) for x in o[O_HELD:O_HELD + n]],
+            "piles": [_names(x) for x in o[O_PILE:O_PILE + n]],
+            "points": [int(x) for x in o[O_POINTS:O_POINTS + n]],
+            "scores": [int(x) for x in o[O_SCORE:O_SCORE + n]],
+            "bust": [p for p in range(n) if int(o[O_BUST]) >> p & 1],
+        }
+
+    def choose(self, policy_name: str, st) -> int:
+        """The action policy ``policy_name`` takes for the seat to move; advances the
+        state's stream as that policy draws."""
+        if policy_name not in POLICIES:
+            raise RulesError(f"unknown policy '{policy_name}' for schadenfreude; policies: "
+                             + ", ".join(POLICIES))
+        if int(st[S_STATUS]) != PLAYING:
+            raise ValueError("the round is over: nobody is to move")
+        return int(choose(self.r, st, POLICIES.index(policy_name)))
+
+    # ----- records ------------------------------------------------------------------------
+    def action_to_record(self, st, action: int) -> list:
+        """``[seat, "play", card]`` for ``action`` by the seat to move."""
+        return action_to_item(int(st[S_TO_MOVE]), action)
+
+    def action_from_record(self, st, item) -> int:
+        """The action of a record item; ValueError unless its seat is the one to move."""
+        a = item_to_action(item)
+        if type(item[0]) is not int or item[0] != int(st[S_TO_MOVE]):
+            raise ValueError(f"it is seat {int(st[S_TO_MOVE])}'s turn, not seat {item[0]!r}'s")
+        return a
+
+    def describe(self, action: int) -> str:
+        """``play 7H``."""
+        return describe(action)
+
+    def deal_start(self, st) -> dict:
+        """The current round's ``start`` as in records (while it is played)."""
+        h, n = self.hand_size, self.players
+        nd = bin(int(self.r[R_DECK])).count("1")
+        order = [int(c) for c in st[S_DECK:S_DECK + nd]]
+        return {"hands": [[card_name(c) for c in sorted(order[p * h:(p + 1) * h])]
+                          for p in range(n)],
+                "aside": [card_name(c) for c in sorted(order[n * h:])],
+                "leader": int(st[S_LEADER]),
+                "scores": [int(x) for x in st[S_SCORE:S_SCORE + n]]}
+
+    def deal_end(self, st) -> dict:
+        """The finished round's ``end`` as in records."""
+        o = self.observe(st, 0)
+        n = self.players
+        return {"piles": [_names(x) for x in o[O_PILE:O_PILE + n]],
+                "points": [int(x) for x in o[O_POINTS:O_POINTS + n]],
+                "scores": [int(x) for x in o[O_SCORE:O_SCORE + n]]}
+
+    def result(self, st) -> dict:
+        """The finished game's ``result`` as in records."""
+        return result_of(st, self.players)
+
+    def play(self, seed: int, index: int, policies) -> dict:
+        """Game ``index`` of run ``seed`` played through this API, as a record."""
+        policies = list(policies)
+        if len(policies) == 1:
+            policies = policies * self.players
+        if len(policies) != self.players or any(p not in POLICIES for p in policies):
+            raise RulesError(f"policies {policies} do not name one of "
+                             f"{', '.join(POLICIES)} for each of {self.players} seats")
+        st = self.new(seed, index)
+        deals = []
+        while True:
+            start = self.deal_start(st)
+            actions = []
+            while not self.deal_over(st):
+                a = self.choose(policies[self.to_move(st)], st)
+                actions.append(self.action_to_record(st, a))
+                self.apply(st, a)
+            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
+            if self.game_over(st):
+                break
+            self.next_deal(st)
+        return {"game": "schadenfreude", "rules": self.rules.to_dict(), "seed": int(seed),
+                "index": int(index), "policies": policies, "deals": deals,
+                "result": self.result(st)}
+
+
+def _names(mask) -> list[str]:
+    return [card_name(c) for c in mask_cards(int(mask))]
