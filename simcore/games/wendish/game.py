@@ -167,6 +167,11 @@ class Wendish(Game):
                 ddata[key] = col
         return {"games": pd.DataFrame(data), "deals": pd.DataFrame(ddata)}
 
+    def engine(self, rules):
+        """The per-decision Python API (api.Engine) for ``rules``."""
+        from .api import Engine
+        return Engine(rules)
+
     def records(self, rules, policies, policy_ids, seed, start, count):
         """The records of games ``start .. start+count-1`` of run ``seed``."""
         from .records import build_records

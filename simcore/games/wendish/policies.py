@@ -429,3 +429,9 @@ def choose(r, st, pol, obs):
         return random_action(r, st)
     observe(r, st, st[ST_TO_MOVE], obs)
     return heuristic_action(r, obs)
+
+
+@njit(cache=True)
+def py_choose(r, st, pol, obs):
+    """``choose`` as one call from Python."""
+    return choose(r, st, pol, obs)
