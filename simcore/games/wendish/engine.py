@@ -787,3 +787,9 @@ def run_actions(r, st, seats, codes, m):
             return k
         apply_action(r, st, codes[k])
     return m
+
+
+@njit(cache=True)
+def py_score_deal(r, st):
+    """Score the deal held by ``st`` as if its last trick had just been taken."""
+    _score_deal(r, st)
