@@ -340,3 +340,17 @@ def test_choices_depend_only_on_the_observation(preset):
                 checked += 1
     assert checked > 100 and changed > checked // 2
 
+
+
+def test_boss_table_is_the_beats_rule():
+    """The heuristic's one-mask boss test agrees with its card-by-card rule."""
+    from simcore.games.wendish.cards import FOLLOW_MASK, TRUMP_MASK
+    from simcore.games.wendish.policies import ABOVE, _beats
+    for t in range(4):
+        tm = int(TRUMP_MASK[t])
+        for lead in range(32):
+            for card in range(32):
+                if not (tm >> card & 1 or int(FOLLOW_MASK[t, lead]) >> card & 1):
+                    continue            # such a card never holds a trick
+                for x in range(32):
+                    assert bool(_beats(t, lead, card, x)) == bool(int(ABOVE[t, card]) >> x & 1)

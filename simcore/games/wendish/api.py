@@ -59,7 +59,6 @@ class Engine:
         self.variant = VARIANTS.index(rules["variant"])
         self.ncards = bin(VARIANT_DECK[self.variant]).count("1")
         self._buf = np.zeros(MAX_LEGAL, dtype=np.int64)
-        self._obs = np.zeros(OBS_SIZE, dtype=np.int64)
 
     # ----- starting positions
     def new(self, seed: int, index: int) -> np.ndarray:
@@ -169,7 +168,7 @@ class Engine:
                              + ", ".join(POLICIES))
         if self.deal_over(state):
             raise ValueError("choose: the deal is over")
-        return int(py_choose(self.r, state, POLICIES.index(policy_name), self._obs))
+        return int(py_choose(self.r, state, POLICIES.index(policy_name)))
 
     # ----- conversions
     def action_to_record(self, state, action: int) -> list:

@@ -662,44 +662,117 @@ def called_column(st):
 
 
 # ----- what one seat sees -------------------------------------------------------
+# Public words (everybody sees them as they are): ST_N ST_NDEALS ST_VARIANT ST_DEAL
+# ST_DEALER ST_FOREHAND ST_TAKER ST_LUST_N ST_TRUMP ST_CALLED ST_FIRST_TRICK
+# ST_TEAMS_PUBLIC ST_CBIT ST_TMASK ST_PLAYED ST_QC_BY ST_QS_BY ST_CALLED_BY ST_LEADER
+# ST_TRICK_N ST_TRICK ST_FMASK ST_ELIG ST_WIN_SEAT ST_WIN_POW ST_WIN_CARD
+# ST_TRICK_PTS ST_TRICKS_DONE ST_NTRICKS ST_PTS ST_NTR ST_SCORE, and the hand sizes.
+# Everything else is read for one seat through the accessors below, which give
+# that seat's view; ``observe`` writes them all and the policies call them.
+@njit(cache=True, inline="always")
+def own_hand(st, seat):
+    """The seat's own hand (Officers: its face-up cards)."""
+    return np.uint64(st[ST_HAND + seat])
+
+
+@njit(cache=True, inline="always")
+def seen_phase(st, seat):
+    """The phase as ``seat`` sees it: the Old Ones' silent choice looks like the
+    start of play to the others."""
+    ph = st[ST_PHASE]
+    if ph == P_OLD_ONES and seat != st[ST_OLD_ONES]:
+        return P_PLAY
+    return ph
+
+
+@njit(cache=True, inline="always")
+def seen_to_move(st, seat):
+    if st[ST_PHASE] == P_OLD_ONES and seat != st[ST_OLD_ONES]:
+        return -1
+    return st[ST_TO_MOVE]
+
+
+@njit(cache=True, inline="always")
+def seen_skat(st, seat):
+    """The skat, for its taker once picked up."""
+    if st[ST_TAKER] == seat and st[ST_PHASE] != P_PICKUP:
+        return np.uint64(st[ST_SKAT])
+    return U0
+
+
+@njit(cache=True, inline="always")
+def seen_discards(st, seat):
+    """The discards, for the taker who made them."""
+    return np.uint64(st[ST_DISCARDS]) if st[ST_TAKER] == seat else U0
+
+
+@njit(cache=True, inline="always")
+def seen_contract(st, seat):
+    """The contract as ``seat`` knows it (a quiet solo is a normal game to the others)."""
+    c = st[ST_CONTRACT]
+    if c == QUIET_SOLO and seat != st[ST_DECLARER]:
+        return NORMAL
+    return c
+
+
+@njit(cache=True, inline="always")
+def seen_declarer(st, seat):
+    if st[ST_CONTRACT] == QUIET_SOLO and seat != st[ST_DECLARER]:
+        return -1
+    return st[ST_DECLARER]
+
+
+@njit(cache=True, inline="always")
+def teams_known(st, seat):
+    """Whether ``seat`` knows the sides exactly: public ones, a solo, its own quiet solo."""
+    c = st[ST_CONTRACT]
+    return st[ST_TEAMS_PUBLIC] != 0 or c == SOLO or (c == QUIET_SOLO and
+                                                     seat == st[ST_DECLARER])
+
+
+@njit(cache=True, inline="always")
+def seen_team0(st, seat):
+    """The first team's seat mask when ``seat`` knows it, else 0."""
+    return st[ST_TEAM0] if teams_known(st, seat) else 0
+
+
+@njit(cache=True, inline="always")
+def covered_cards(st):
+    """Officers: the face-up cards that lie on a face-down card (public)."""
+    covered = U0
+    for w in range(4):
+        x = np.uint64(st[ST_UNDER + w])
+        for j in range(8):
+            if ((x >> np.uint64(8 * j)) & _B8) != U0:
+                covered |= _bit(8 * w + j)
+    return covered & (np.uint64(st[ST_HAND]) | np.uint64(st[ST_HAND + 1]))
+
+
 @njit(cache=True, inline="always")
 def observe(r, st, seat, out):
     """Write what ``seat`` may know into ``out`` (``OBS_SIZE`` words; layout above)."""
     n = st[ST_N]
     variant = st[ST_VARIANT]
-    ph = st[ST_PHASE]
     out[O_SEAT] = seat
     out[O_N] = n
     out[O_VARIANT] = variant
     out[O_DEAL] = st[ST_DEAL]
     out[O_DEALER] = st[ST_DEALER]
-    if ph == P_OLD_ONES and seat != st[ST_OLD_ONES]:
-        out[O_PHASE] = P_PLAY
-        out[O_TO_MOVE] = -1
-    else:
-        out[O_PHASE] = ph
-        out[O_TO_MOVE] = st[ST_TO_MOVE]
-    out[O_HAND] = st[ST_HAND + seat]
-    taker = st[ST_TAKER]
-    mine = taker == seat
-    out[O_SKAT] = st[ST_SKAT] if (mine and ph != P_PICKUP) else 0
-    out[O_TAKER] = taker
-    out[O_DISCARDS] = st[ST_DISCARDS] if mine else 0
+    out[O_PHASE] = seen_phase(st, seat)
+    out[O_TO_MOVE] = seen_to_move(st, seat)
+    out[O_HAND] = np.int64(own_hand(st, seat))
+    out[O_SKAT] = np.int64(seen_skat(st, seat))
+    out[O_TAKER] = st[ST_TAKER]
+    out[O_DISCARDS] = np.int64(seen_discards(st, seat))
     out[O_NDISCARDS] = popcount(np.uint64(st[ST_DISCARDS]))
     out[O_LUST_N] = st[ST_LUST_N]
-    contract = st[ST_CONTRACT]
-    declarer = st[ST_DECLARER]
-    if contract == QUIET_SOLO and seat != declarer:
-        contract = NORMAL
-        declarer = -1
-    out[O_CONTRACT] = contract
-    out[O_DECLARER] = declarer
+    out[O_CONTRACT] = seen_contract(st, seat)
+    out[O_DECLARER] = seen_declarer(st, seat)
     out[O_TRUMP] = st[ST_TRUMP]
     out[O_CALLED] = st[ST_CALLED]
     out[O_FIRST_TRICK] = st[ST_FIRST_TRICK]
-    known = st[ST_TEAMS_PUBLIC] != 0 or contract == SOLO or contract == QUIET_SOLO
-    out[O_TEAMS_KNOWN] = known
-    out[O_TEAM0] = st[ST_TEAM0] if known else 0
+    out[O_TEAMS_KNOWN] = teams_known(st, seat)
+    out[O_TEAM0] = seen_team0(st, seat)
     out[O_CALLED_BY] = st[ST_CALLED_BY]
     out[O_QC_BY] = st[ST_QC_BY]
     out[O_QS_BY] = st[ST_QS_BY]
@@ -713,14 +786,7 @@ def observe(r, st, seat, out):
     out[O_WIN_CARD] = st[ST_WIN_CARD] if tn > 0 else -1
     out[O_TRICK_PTS] = st[ST_TRICK_PTS]
     out[O_TRICKS_DONE] = st[ST_TRICKS_DONE]
-    covered = U0
-    if variant == V_OFFICERS:
-        for w in range(4):
-            x = np.uint64(st[ST_UNDER + w])
-            for j in range(8):
-                if ((x >> np.uint64(8 * j)) & _B8) != U0:
-                    covered |= _bit(8 * w + j)
-        covered &= np.uint64(st[ST_HAND]) | np.uint64(st[ST_HAND + 1])
+    covered = covered_cards(st) if variant == V_OFFICERS else U0
     out[O_COVERED] = np.int64(covered)
     for p in range(4):
         if p < n:

@@ -10,7 +10,7 @@ deal's start and actions, from which records.py builds records.
 import numpy as np
 from numba import njit, prange
 
-from .engine import (OBS_SIZE, STATE_SIZE, ST_CONTRACT, ST_CP0, ST_DEALER, ST_DECK,
+from .engine import (STATE_SIZE, ST_CONTRACT, ST_CP0, ST_DEALER, ST_DECK,
                      ST_DECLARER, ST_DELTA, ST_N, ST_OLD_ONES, ST_SCHNEIDER, ST_SCHWARZ,
                      ST_TAKER, ST_TEAM0, ST_TO_MOVE, ST_TRICKS0, ST_TRUMP, ST_WINNER,
                      apply_action, called_column, deal_over, game_over, init_game,
@@ -62,10 +62,10 @@ def _log_start(st, slog):
 
 
 @njit(cache=True, inline="always")
-def play_game(r, policies, seed, index, dout, st, obs, deck, slog, alog, do_log):
+def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log):
     """Play game ``index`` of run ``seed``: one row of ``dout`` per deal; with
     ``do_log`` each deal's start into ``slog[d]`` and its actions into ``alog[d]``.
-    ``st``, ``obs``, ``deck``: scratch (state, observation, 32 ints)."""
+    ``st``, ``deck``: scratch (a state, 32 ints)."""
     init_game(r, st, seed, index)
     d = 0
     nact = 0
@@ -85,7 +85,7 @@ def play_game(r, policies, seed, index, dout, st, obs, deck, slog, alog, do_log)
                 _log_start(st, slog[d])
         else:
             p = st[ST_TO_MOVE]
-            a = choose(r, st, policies[p], obs)
+            a = choose(r, st, policies[p])
             if do_log:
                 alog[d, nact] = (p << LOG_SHIFT) | a
                 nact += 1
@@ -100,11 +100,10 @@ def play_batch(rules, policies, seed, start, count, dout):
     nd = rules[R_DEALS]
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
         slog = np.zeros((1, L_FIELDS), dtype=np.int64)
         alog = np.zeros((1, 1), dtype=np.int16)
-        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, obs, deck,
+        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
                   slog, alog, False)
 
 
@@ -115,7 +114,6 @@ def play_logged(rules, policies, seed, start, count, dout, slog, alog):
     nd = rules[R_DEALS]
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
-        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, obs, deck,
+        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
                   slog[g], alog[g], True)

@@ -23,12 +23,12 @@ from ...bits import U0, U1, bounded, kth_bit, lowest_bit, popcount
 from .cards import BLACK_QUEENS, CARD_POINTS, CARD_SUIT, FOLLOW_MASK, POWER, QC, QS, \
     TRUMP_MASK, VARIANT_DECK, VARIANT_HAND
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO, A_WEDDING,
-                     O_CALLED, O_CALLED_BY, O_CONTRACT, O_DECLARER, O_DISCARDS, O_HAND, O_N,
-                     O_PHASE, O_PLAYED, O_QC_BY, O_QS_BY, O_SEAT, O_TEAM0, O_TEAMS_KNOWN,
-                     O_TRICK, O_TRICK_N, O_TRICK_PTS, O_TRUMP, O_VARIANT, O_WIN_CARD,
-                     O_WIN_SEAT, P_DISCARD, P_LUST, P_OLD_ONES, P_PICKUP, P_PLAY, ST_HAND,
-                     ST_OLD_ONES, ST_PHASE, ST_RNG, ST_TAKER, ST_TO_MOVE, WEDDING,
-                     callable_cards, legal_cards, observe)
+                     P_DISCARD, P_LUST, P_OLD_ONES, P_PLAY, ST_CALLED, ST_CALLED_BY, ST_HAND,
+                     ST_N, ST_PHASE, ST_PLAYED, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER,
+                     ST_TO_MOVE, ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRUMP, ST_VARIANT,
+                     ST_WIN_CARD, ST_WIN_SEAT, WEDDING, callable_cards, legal_cards, own_hand,
+                     seen_contract, seen_declarer, seen_discards, seen_phase, seen_team0,
+                     teams_known)
 from .rules import R_SOLO_SUITS
 
 POLICIES = ("random", "heuristic")
@@ -187,7 +187,7 @@ def knowledge(p, n, contract, declarer, hand, called, called_by, teams_known, te
     return U0, foes, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beats(t, lead_card, cur_card, card):
     """Whether ``card`` beats ``cur_card`` in a trick led by ``lead_card``."""
     tm = TRUMP_MASK[t]
@@ -202,19 +202,38 @@ def _beats(t, lead_card, cur_card, card):
     return POWER[t, card] > POWER[t, cur_card]
 
 
-@njit(cache=True)
+def _above_table():
+    """[t, c]: the cards that beat ``c`` when ``c`` holds a trick (so ``c`` is a trump
+    or of the led suit): every higher trump; for a plain card also every trump and
+    the higher cards of its suit."""
+    out = np.zeros((4, 32), dtype=np.uint64)
+    for t in range(4):
+        tm = int(TRUMP_MASK[t])
+        for c in range(32):
+            m = 0
+            for x in range(32):
+                if tm >> x & 1:
+                    if not tm >> c & 1 or POWER[t, x] > POWER[t, c]:
+                        m |= 1 << x
+                elif not tm >> c & 1 and x // 8 == c // 8 and POWER[t, x] > POWER[t, c]:
+                    m |= 1 << x
+            out[t, c] = m
+    return out
+
+
+#: see ``_above_table``
+ABOVE = _above_table()
+
+
+@njit(cache=True, inline="always")
 def _is_boss(t, lead_card, card, outside):
-    """No card in ``outside`` beats ``card`` (as winner of a trick led by lead_card)."""
-    m = outside
-    while m != U0:
-        c = lowest_bit(m)
-        m &= m - U1
-        if _beats(t, lead_card, card, c):
-            return False
-    return True
+    """No card in ``outside`` beats ``card`` (as winner of a trick led by lead_card):
+    ``_beats(t, lead_card, card, x)`` is false for every x in ``outside``, since
+    ``card`` is a trump or of the led suit whenever this is asked."""
+    return (outside & ABOVE[t, card]) == U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep_value(t, c):
     """What a card is worth to keep for later tricks (higher: keep it)."""
     tm = TRUMP_MASK[t]
@@ -223,7 +242,7 @@ def _keep_value(t, c):
     return float(POWER[t, c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cheapest(t, cards, points_weight):
     """The card of ``cards`` minimizing points_weight × its points + its keep value
     (the first such card, lowest id first)."""
@@ -240,7 +259,7 @@ def _cheapest(t, cards, points_weight):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _by_power(t, cards, highest):
     """The highest (or lowest) ranking card of ``cards`` with trump suit ``t``."""
     best = -1
@@ -328,32 +347,28 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
 
 
 @njit(cache=True, inline="always")
-def heuristic_play(r, obs):
-    """The heuristic's card, from the observation of the seat to move."""
-    p = obs[O_SEAT]
-    n = obs[O_N]
-    t = obs[O_TRUMP]
-    hand = np.uint64(obs[O_HAND])
-    i = obs[O_TRICK_N]
+def heuristic_play(r, st):
+    """The heuristic's card for the seat to move, from what that seat sees: its own
+    hand, the public trick and play, and its view of the contract and the sides
+    (the engine's ``seen_*`` accessors, the same ``observe`` reports)."""
+    p = st[ST_TO_MOVE]
+    n = st[ST_N]
+    t = st[ST_TRUMP]
+    hand = own_hand(st, p)
+    legal = legal_cards(st)
+    i = st[ST_TRICK_N]
     if i == 0:
-        legal = hand
         lead_card = -1
         win_card = -1
         win_seat = p
     else:
-        lead_card = obs[O_TRICK]
-        f = hand & FOLLOW_MASK[t, lead_card]
-        legal = f if f != U0 else hand
-        win_card = obs[O_WIN_CARD]
-        win_seat = obs[O_WIN_SEAT]
-    called = obs[O_CALLED]
-    if called >= 0:
-        cbit = U1 << np.uint64(called)
-        if (legal & cbit) != U0:
-            legal = cbit
-    friends, foes, declaring = knowledge(p, n, obs[O_CONTRACT], obs[O_DECLARER], hand, called,
-                                         obs[O_CALLED_BY], obs[O_TEAMS_KNOWN] != 0,
-                                         obs[O_TEAM0], obs[O_QC_BY], obs[O_QS_BY])
+        lead_card = st[ST_TRICK]
+        win_card = st[ST_WIN_CARD]
+        win_seat = st[ST_WIN_SEAT]
+    friends, foes, declaring = knowledge(p, n, seen_contract(st, p), seen_declarer(st, p),
+                                         hand, st[ST_CALLED], st[ST_CALLED_BY],
+                                         teams_known(st, p), seen_team0(st, p),
+                                         st[ST_QC_BY], st[ST_QS_BY])
     rest = U0
     q = p
     for _ in range(i + 1, n):
@@ -361,27 +376,29 @@ def heuristic_play(r, obs):
         if q >= n:
             q -= n
         rest |= U1 << np.uint64(q)
-    outside = _VDECK[obs[O_VARIANT]] & ~np.uint64(obs[O_PLAYED]) & ~hand & \
-        ~np.uint64(obs[O_DISCARDS])
+    outside = _VDECK[st[ST_VARIANT]] & ~np.uint64(st[ST_PLAYED]) & ~hand & \
+        ~seen_discards(st, p)
     return heuristic_card(t, legal, hand, outside, i, n, lead_card, win_card, win_seat,
-                          obs[O_TRICK_PTS], rest, friends, foes, declaring)
+                          st[ST_TRICK_PTS], rest, friends, foes, declaring)
 
 
 @njit(cache=True, inline="always")
-def heuristic_action(r, obs):
-    """The heuristic's action from the observation of the seat to move (and the rules)."""
-    ph = obs[O_PHASE]
+def heuristic_action(r, st):
+    """The heuristic's action for the seat to move, from what that seat sees."""
+    p = st[ST_TO_MOVE]
+    ph = seen_phase(st, p)
     if ph == P_PLAY:
-        return heuristic_play(r, obs)
-    hand = np.uint64(obs[O_HAND])
+        return heuristic_play(r, st)
+    hand = own_hand(st, p)
+    hs = _VHAND[st[ST_VARIANT]]
     if ph == P_DISCARD:
         return A_DISCARD + discard_card(hand)
     if ph == P_LUST:
-        s = lust_suit(hand, r[R_SOLO_SUITS], _VHAND[obs[O_VARIANT]])
+        s = lust_suit(hand, r[R_SOLO_SUITS], hs)
         return A_PASS if s < 0 else A_SOLO + s
     if ph == P_OLD_ONES:
-        callable_mask = _VDECK[obs[O_VARIANT]] & ~hand & ~np.uint64(obs[O_DISCARDS])
-        return old_ones_action(hand, callable_mask, _VHAND[obs[O_VARIANT]])
+        callable_mask = _VDECK[st[ST_VARIANT]] & ~hand & ~seen_discards(st, p)
+        return old_ones_action(hand, callable_mask, hs)
     return A_PICKUP
 
 
@@ -421,17 +438,15 @@ def random_action(r, st):
 
 
 @njit(cache=True, inline="always")
-def choose(r, st, pol, obs):
+def choose(r, st, pol):
     """The action policy ``pol`` takes for the seat to move; advances the state's
-    stream as the policy draws.  ``obs``: scratch of ``OBS_SIZE`` words (the
-    heuristic decides on the mover's observation only)."""
+    stream as the policy draws.  Both policies read only what the mover sees."""
     if pol == RANDOM:
         return random_action(r, st)
-    observe(r, st, st[ST_TO_MOVE], obs)
-    return heuristic_action(r, obs)
+    return heuristic_action(r, st)
 
 
 @njit(cache=True)
-def py_choose(r, st, pol, obs):
+def py_choose(r, st, pol):
     """``choose`` as one call from Python."""
-    return choose(r, st, pol, obs)
+    return choose(r, st, pol)
