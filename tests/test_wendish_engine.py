@@ -354,3 +354,13 @@ def test_boss_table_is_the_beats_rule():
                     continue            # such a card never holds a trick
                 for x in range(32):
                     assert bool(_beats(t, lead, card, x)) == bool(int(ABOVE[t, card]) >> x & 1)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_jsonl_text_is_the_dumped_records(preset):
+    eng, rules = engine(preset)
+    for mix in MIXES:
+        names_, ids = GAME.policy_ids(policies(mix, eng.n), rules)
+        recs = GAME.records(rules, names_, ids, 9, 100, 40)
+        assert GAME.records_jsonl(rules, names_, ids, 9, 100, 40) == [
+            json.dumps(r, separators=(",", ":")) for r in recs]

@@ -177,6 +177,13 @@ class Wendish(Game):
         from .records import build_records
         return build_records(rules, policies, policy_ids, seed, start, count)
 
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count):
+        """``records`` as JSON Lines text (one compact line per record, no newline),
+        equal to ``json.dumps(record, separators=(",", ":"))`` and several times
+        faster to produce."""
+        from .records import build_jsonl
+        return build_jsonl(rules, policies, policy_ids, seed, start, count)
+
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]
 

@@ -6,6 +6,9 @@ Nothing here knows a rule: legality, the play and the scores are the engine's
 """
 from __future__ import annotations
 
+import gc
+import json
+
 import numpy as np
 
 from ...errors import TricksimError
@@ -18,12 +21,13 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET
                      ST_DECLARER, ST_DELTA, ST_HAND, ST_N, ST_NDEALS, ST_PHASE, ST_SCHNEIDER,
                      ST_SCHWARZ, ST_SCORE, ST_TEAM0, ST_TO_MOVE, ST_TRICK, ST_TRICK_N,
                      ST_TRUMP, ST_VARIANT, ST_WINNER, py_start_deal, run_actions)
-from .play import (D_CONTRACT, D_CP0, D_DECLARER, D_FIELDS, D_SCHNEIDER, D_SCHWARZ, D_SCORE,
+from .play import (D_CONTRACT, D_CP0, D_DEALER, D_DECLARER, D_FIELDS, D_SCHNEIDER, D_SCHWARZ, D_SCORE,
                    D_TEAM0, D_TRUMP, D_WINNER, L_DEALER, L_DECK, L_FIELDS, L_NACT, LOG_SHIFT,
                    MAX_ACTIONS, play_logged)
 from .rules import R_DEALS, R_PLAYERS, R_VARIANT, RULEBOOK, rules_array, seats_of
 
 CARD_NAMES = tuple(card_name(c) for c in range(N_CARDS))
+_NAME_ARRAY = np.array(CARD_NAMES, dtype=object)
 
 
 # ----- action codes and the record's verbs ------------------------------------------
@@ -114,13 +118,6 @@ def deck_start(variant: int, n: int, dealer: int, deck) -> dict:
             "skat": [CARD_NAMES[c] for c in sorted(deck[n * hs:n * hs + VARIANT_SKAT[variant]])]}
 
 
-def _unpack_deck(words, ncards):
-    out = []
-    for k in range(ncards):
-        out.append((int(words[k >> 3]) >> (8 * (k & 7))) & 0xFF)
-    return out
-
-
 def end_of(n, contract, declarer, trump, team0, cp0, winner, schneider, schwarz, scores):
     """A deal's ``end`` object (records contract)."""
     return {
@@ -145,34 +142,75 @@ def state_end(st) -> dict:
 
 
 # ----- records from the logging batch loop ----------------------------------------
-def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
-    """The records of games ``start .. start+count-1`` of run ``seed``: one parallel
-    logging run of the batch loop, then the JSON objects in bulk."""
-    n = seats_of(rules)
+def _logged_run(rules, policy_ids, seed, start, count):
+    """One parallel logging run: (result rows, per-deal action counts, action logs,
+    card orders as (count, deals, 32) card ids)."""
     nd = rules["deals"]
-    variant = VARIANTS.index(rules["variant"])
-    ncards = bin(VARIANT_DECK[variant]).count("1")
     dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
     slog = np.zeros((count, nd, L_FIELDS), dtype=np.int64)
     alog = np.zeros((count, nd, MAX_ACTIONS), dtype=np.int16)
     play_logged(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
                 start, count, dout, slog, alog)
+    # the packed card-order words' bytes, little-endian, are the cards in order
+    words = np.ascontiguousarray(slog[:, :, L_DECK:L_DECK + 4]).astype("<i8")
+    decks = words.view(np.uint8).reshape(count, nd, 32)
+    return dout.tolist(), slog[:, :, L_NACT].tolist(), alog.tolist(), decks
+
+
+def _start_cards(variant, n, decks, names):
+    """Per game and deal: the hands (sorted; Officers: face-up in slot order) and the
+    skat (Officers: the face-down cards), as nested lists of ``names`` items."""
+    if variant == V_OFFICERS:
+        piles = decks.reshape(decks.shape[0], decks.shape[1], 2, 16)
+        return names[piles[..., :8]].tolist(), names[piles[..., 8:]].tolist()
+    hs = VARIANT_HAND[variant]
+    count, nd = decks.shape[:2]
+    hands = np.sort(decks[:, :, :n * hs].reshape(count, nd, n, hs), axis=-1)
+    skat = np.sort(decks[:, :, n * hs:n * hs + VARIANT_SKAT[variant]], axis=-1)
+    return names[hands].tolist(), names[skat].tolist()
+
+
+def _without_gc(fn):
+    """Run ``fn()`` with the cyclic collector off: building millions of small lists
+    would otherwise rescan them again and again."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return fn()
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
+    """The records of games ``start .. start+count-1`` of run ``seed``: one parallel
+    logging run of the batch loop, then the JSON objects in bulk."""
+    return _without_gc(lambda: _json_records(rules, policies, policy_ids, seed, start, count))
+
+
+def _json_records(rules, policies, policy_ids, seed, start, count):
+    n = seats_of(rules)
+    nd = rules["deals"]
+    variant = VARIANTS.index(rules["variant"])
+    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
+    hands_l, other_l = _start_cards(variant, n, decks, _NAME_ARRAY)
+    officers = variant == V_OFFICERS
     rules_dict = rules.to_dict()
     pols = list(policies)
-    rows = dout.tolist()
-    slog_l = slog.tolist()
-    alog_l = alog.tolist()
     logged = _LOGGED
     out = []
     for g in range(count):
         total = [0] * n
         deals = []
         for d in range(nd):
-            s = slog_l[g][d]
             row = rows[g * nd + d]
-            start_obj = deck_start(variant, n, s[L_DEALER], _unpack_deck(s[L_DECK:L_DECK + 4],
-                                                                           ncards))
-            actions = [list(logged[x]) for x in alog_l[g][d][:s[L_NACT]]]
+            if officers:
+                start_obj = {"dealer": row[D_DEALER], "hands": hands_l[g][d], "skat": [],
+                             "face_down": other_l[g][d]}
+            else:
+                start_obj = {"dealer": row[D_DEALER], "hands": hands_l[g][d],
+                             "skat": other_l[g][d]}
+            actions = [list(logged[x]) for x in alog[g][d][:nact[g][d]]]
             scores = row[D_SCORE:D_SCORE + n]
             end = end_of(n, row[D_CONTRACT], row[D_DECLARER], row[D_TRUMP], row[D_TEAM0],
                          row[D_CP0], row[D_WINNER], row[D_SCHNEIDER], row[D_SCHWARZ], scores)
@@ -181,6 +219,73 @@ def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]
         out.append({"game": "wendish", "rules": dict(rules_dict), "seed": int(seed),
                     "index": int(start + g), "policies": list(pols), "deals": deals,
                     "result": {"scores": total}})
+    return out
+
+
+def _dumps(x):
+    return json.dumps(x, separators=(",", ":"))
+
+
+_QUOTED = np.array([_dumps(c) for c in CARD_NAMES], dtype=object)
+_LOGGED_TEXT = [None if x is None else _dumps(list(x)) for x in _LOGGED]
+_BOOL = ("false", "true")
+
+
+def build_jsonl(rules, policies, policy_ids, seed, start, count) -> list[str]:
+    """``build_records`` as JSON text, one compact line per record (without the
+    newline), exactly ``json.dumps(record, separators=(",", ":"))``, written straight
+    from the logs (several times faster than building dicts and dumping them)."""
+    return _without_gc(lambda: _text_records(rules, policies, policy_ids, seed, start, count))
+
+
+def _text_records(rules, policies, policy_ids, seed, start, count):
+    n = seats_of(rules)
+    nd = rules["deals"]
+    variant = VARIANTS.index(rules["variant"])
+    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
+    hands_l, other_l = _start_cards(variant, n, decks, _QUOTED)
+    officers = variant == V_OFFICERS
+    head = (f'{{"game":"wendish","rules":{_dumps(rules.to_dict())},"seed":{int(seed)},'
+            f'"index":')
+    pols = f',"policies":{_dumps(list(policies))},"deals":['
+    teams = [_dumps([[p for p in range(n) if t >> p & 1], [p for p in range(n)
+                                                            if not t >> p & 1]])
+             for t in range(1 << n)]
+    contracts = [_dumps(c) for c in CONTRACTS]
+    trumps = [_dumps(c) for c in SUITS]
+    text = _LOGGED_TEXT
+    join = ",".join
+    out = []
+    for g in range(count):
+        total = [0] * n
+        parts = []
+        for d in range(nd):
+            row = rows[g * nd + d]
+            hands = "],[".join(join(h) for h in hands_l[g][d])
+            if officers:
+                down = "],[".join(join(h) for h in other_l[g][d])
+                start_t = (f'{{"dealer":{row[D_DEALER]},"hands":[[{hands}]],"skat":[],'
+                           f'"face_down":[[{down}]]}}')
+            else:
+                start_t = (f'{{"dealer":{row[D_DEALER]},"hands":[[{hands}]],'
+                           f'"skat":[{join(other_l[g][d])}]}}')
+            acts = join([text[x] for x in alog[g][d][:nact[g][d]]])
+            scores = row[D_SCORE:D_SCORE + n]
+            total = [a + b for a, b in zip(total, scores)]
+            decl = row[D_DECLARER]
+            win = row[D_WINNER]
+            cp0 = row[D_CP0]
+            end_t = (f'{{"contract":{contracts[row[D_CONTRACT]]},'
+                     f'"declarer":{"null" if decl < 0 else decl},'
+                     f'"trump":{trumps[row[D_TRUMP]]},"teams":{teams[row[D_TEAM0]]},'
+                     f'"card_points":[{cp0},{120 - cp0}],'
+                     f'"winner":{"null" if win < 0 else win},'
+                     f'"schneider":{_BOOL[row[D_SCHNEIDER] != 0]},'
+                     f'"schwarz":{_BOOL[row[D_SCHWARZ] != 0]},'
+                     f'"scores":[{join(map(str, scores))}]}}')
+            parts.append(f'{{"start":{start_t},"actions":[{acts}],"end":{end_t}}}')
+        out.append(f'{head}{start + g}{pols}{join(parts)}],"result":{{"scores":'
+                   f'[{join(map(str, total))}]}}}}')
     return out
 
 
