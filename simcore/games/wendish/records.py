@@ -22,7 +22,7 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET
                      ST_SCHWARZ, ST_SCORE, ST_TEAM0, ST_TO_MOVE, ST_TRICK, ST_TRICK_N,
                      ST_TRUMP, ST_VARIANT, ST_WINNER, py_start_deal, run_actions)
 from .play import (D_CONTRACT, D_CP0, D_DEALER, D_DECLARER, D_FIELDS, D_SCHNEIDER, D_SCHWARZ, D_SCORE,
-                   D_TEAM0, D_TRUMP, D_WINNER, L_DEALER, L_DECK, L_FIELDS, L_NACT, LOG_SHIFT,
+                   D_TEAM0, D_TRUMP, D_WINNER, L_DECK, L_FIELDS, L_NACT, LOG_SHIFT,
                    MAX_ACTIONS, play_logged)
 from .rules import R_DEALS, R_PLAYERS, R_VARIANT, RULEBOOK, rules_array, seats_of
 
