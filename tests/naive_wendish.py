@@ -74,3 +74,36 @@ def naive_end(rules, deal):
     else:
         winner = 0 if cp0 >= 61 else 1
     return teams, [cp0, 120 - cp0], winner
+
+
+def naive_legal_plays(hand, trick, trump, called=None):
+    """The cards (names) a player may play: follow the led suit (all trumps are one
+    suit, queens and jacks are trumps), else anything; a called card in that set
+    must be played."""
+    order = trumps(trump)
+    if trick:
+        led = trick[0]
+        if led in order:
+            follow = [c for c in hand if c in order]
+        else:
+            follow = [c for c in hand if c[1] == led[1] and c not in order]
+        legal = follow or list(hand)
+    else:
+        legal = list(hand)
+    if called in legal:
+        return [called]
+    return sorted(legal)
+
+
+def naive_contract_choices(phase, hand, solo_suits, deck, discards=()):
+    """The contract-phase choices as record items without the seat."""
+    if phase == "pickup":
+        return [["pickup"]]
+    if phase == "discard":
+        return [["discard", c] for c in hand if c not in ("QC", "QS")]
+    if phase == "lust":
+        return [["pass"]] + [["solo", s] for s in solo_suits]
+    if phase == "old_ones":
+        return [["quiet_solo"], ["wedding", "first_trick"]] + [
+            ["wedding", c] for c in deck if c not in hand and c not in discards]
+    raise ValueError(phase)

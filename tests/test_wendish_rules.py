@@ -1,16 +1,65 @@
-"""Wendish Schafkopf rules through the stepwise engine (DealState) and the kernels'
-scoring functions: trump order, following, every contract path, the called card,
-the wedding deadline, the tariff, the skat pickup, Officers' face-down cards."""
+"""Wendish Schafkopf rules through the engine's kernels (one deal at a time, via
+the Python API): trump order, following, every contract path, the called card, the
+wedding deadline, the tariff, the skat pickup, Officers' face-down cards."""
 import numpy as np
 import pytest
 
 from simcore.errors import RulesError
-from simcore.games.wendish.cards import (BLACK_QUEENS, CARD_POINTS, card_name, mask_cards,
+from simcore.games.wendish import engine as E
+from simcore.games.wendish.api import Engine
+from simcore.games.wendish.cards import (CARD_POINTS, VARIANTS, card_name, mask_cards,
                                          mask_of, parse_card, trump_order)
-from simcore.games.wendish.play import NORMAL, QUIET_SOLO, SOLO, WEDDING, deal_value, \
-    seat_scores
-from simcore.games.wendish.records import DealState, Illegal
+from simcore.games.wendish.engine import NORMAL, QUIET_SOLO, SOLO, WEDDING
+from simcore.games.wendish.records import new_state, start_deck
 from simcore.games.wendish.rules import RULEBOOK, rules_array
+
+Illegal = ValueError
+
+
+class DealState:
+    """A deal on the engine, with the attribute names these tests read."""
+
+    def __init__(self, rules, dealer, hands, skat=0, up_order=None, face_down=None):
+        self.eng = Engine(rules)
+        variant = VARIANTS.index(rules["variant"])
+        self.st = new_state(self.eng.r)
+        if up_order is not None:
+            deck = start_deck(variant, 2, up_order, [], face_down)
+        else:
+            deck = start_deck(variant, len(hands), [mask_cards(h) for h in hands],
+                              mask_cards(skat))
+        E.py_start_deal(self.eng.r, self.st, 0, dealer, deck)
+
+    def act(self, seat, verb, arg=None):
+        item = [seat, verb] + ([arg] if arg is not None else [])
+        self.eng.apply(self.st, self.eng.action_from_record(self.st, item))
+
+    def legal_cards(self, seat):
+        assert seat == self.to_act()
+        return mask_of(a - E.A_PLAY for a in self.eng.legal(self.st))
+
+    def to_act(self):
+        return self.eng.to_move(self.st)
+
+    def done(self):
+        return self.eng.deal_over(self.st)
+
+    def end(self):
+        return self.eng.deal_end(self.st)
+
+    def _word(self, i):
+        return int(self.st[i])
+
+    hands = property(lambda s: [s._word(E.ST_HAND + p) for p in range(s.eng.n)])
+    tpts = property(lambda s: [s._word(E.ST_PTS + p) for p in range(s.eng.n)])
+    phase = property(lambda s: E.PHASES[s._word(E.ST_PHASE)])
+    leader = property(lambda s: s._word(E.ST_LEADER))
+    team0 = property(lambda s: s._word(E.ST_TEAM0))
+    contract = property(lambda s: s._word(E.ST_CONTRACT))
+    declarer = property(lambda s: s._word(E.ST_DECLARER))
+    trump = property(lambda s: s._word(E.ST_TRUMP))
+    taker = property(lambda s: s._word(E.ST_TAKER))
+    ntricks = property(lambda s: s._word(E.ST_NTRICKS))
 
 
 def rules(**kw):
@@ -200,11 +249,29 @@ def test_wedding_deadline(deadline, alone):
 
 
 def tariff(contract, n, team0, cp0, tricks0, ntricks=8, officers=False, **kw):
+    """Score a deal whose first team took ``cp0`` points in ``tricks0`` tricks."""
+    if officers:
+        kw["variant"] = "officers"
+    elif n == 3:
+        kw["variant"] = "three"
     ra = rules_array(rules(**kw))
-    w, sn, sw, v = deal_value(ra, contract, n, team0, cp0, tricks0, ntricks, officers)
-    out = np.zeros(4, dtype=np.int64)
-    seat_scores(n, team0, w, v, out)
-    return w, bool(sn), bool(sw), int(v), [int(x) for x in out[:n]]
+    st = new_state(ra)
+    st[E.ST_CONTRACT] = contract
+    st[E.ST_TEAM0] = team0
+    st[E.ST_NTRICKS] = ntricks
+    st[E.ST_TAKER] = -1
+    first = next(p for p in range(n) if team0 >> p & 1)
+    other = next(p for p in range(n) if not team0 >> p & 1)
+    st[E.ST_PTS + first], st[E.ST_PTS + other] = cp0, 120 - cp0
+    st[E.ST_NTR + first], st[E.ST_NTR + other] = tricks0, ntricks - tricks0
+    E.py_score_deal(ra, st)
+    return (int(st[E.ST_WINNER]), bool(st[E.ST_SCHNEIDER]), bool(st[E.ST_SCHWARZ]),
+            _value(st, n), [int(x) for x in st[E.ST_DELTA:E.ST_DELTA + n]])
+
+
+def _value(st, n):
+    """The deal's value: the smallest score change in size (0 for a draw)."""
+    return int(np.abs(st[E.ST_DELTA:E.ST_DELTA + n]).min())
 
 
 def test_tariff_two_against_two():

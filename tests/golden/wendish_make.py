@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 from simcore import get_game
-from simcore.games.wendish.cards import parse_card
-from simcore.games.wendish.records import DealState
+from simcore.games.wendish.cards import card_name, mask_cards
+from simcore.games.wendish.engine import A_PLAY, ST_HAND, ST_TRICK_N
 from simcore.games.wendish.rules import RULEBOOK
 
 G = get_game("wendish")
@@ -55,17 +55,17 @@ def main():
     bad = []
     rec = json.loads(json.dumps(four[0]))          # a card that does not follow
     deal = rec["deals"][0]
-    st = DealState(RULEBOOK.from_dict(rec["rules"]), deal["start"]["dealer"],
-                   [sum(1 << parse_card(c) for c in h) for h in deal["start"]["hands"]])
+    eng = G.engine(RULEBOOK.from_dict(rec["rules"]))
+    st = eng.from_record(rec, 0, 0)
     for i, act in enumerate(deal["actions"]):
-        if act[1] == "play" and st.trick:
+        if act[1] == "play" and st[ST_TRICK_N]:
             seat = act[0]
-            illegal = st.hands[seat] & ~st.legal_cards(seat)
+            legal = sum(1 << (a - A_PLAY) for a in eng.legal(st))
+            illegal = int(st[ST_HAND + seat]) & ~legal
             if illegal:
-                from simcore.games.wendish.cards import card_name, mask_cards
                 deal["actions"][i] = [seat, "play", card_name(mask_cards(illegal)[0])]
                 break
-        st.act(*act)
+        eng.apply(st, eng.action_from_record(st, act))
     bad.append(rec)
     rec = json.loads(json.dumps(four[-1]))         # the dealer does not rotate
     rec["deals"][1]["start"]["dealer"] = rec["deals"][0]["start"]["dealer"]

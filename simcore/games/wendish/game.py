@@ -5,9 +5,10 @@ import pandas as pd
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .cards import SUITS
-from .play import (CONTRACTS, D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER,
-                   D_FIELDS, D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0,
-                   D_TRICKS0, D_TRUMP, D_WINNER, NORMAL, play_batch)
+from .engine import CONTRACTS, NORMAL
+from .play import (D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER, D_FIELDS,
+                   D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0, D_TRICKS0,
+                   D_TRUMP, D_WINNER, play_batch)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array, seats_of
 
@@ -166,9 +167,25 @@ class Wendish(Game):
                 ddata[key] = col
         return {"games": pd.DataFrame(data), "deals": pd.DataFrame(ddata)}
 
+    def engine(self, rules):
+        """The per-decision Python API (api.Engine) for ``rules``."""
+        from .api import Engine
+        return Engine(rules)
+
+    def records(self, rules, policies, policy_ids, seed, start, count):
+        """The records of games ``start .. start+count-1`` of run ``seed``."""
+        from .records import build_records
+        return build_records(rules, policies, policy_ids, seed, start, count)
+
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count):
+        """``records`` as JSON Lines text (one compact line per record, no newline),
+        equal to ``json.dumps(record, separators=(",", ":"))`` and several times
+        faster to produce."""
+        from .records import build_jsonl
+        return build_jsonl(rules, policies, policy_ids, seed, start, count)
+
     def record(self, rules, policies, policy_ids, seed, index):
-        from .records import build_record
-        return build_record(rules, policies, policy_ids, seed, index)
+        return self.records(rules, policies, policy_ids, seed, index, 1)[0]
 
     def replay(self, record):
         from .records import replay_record

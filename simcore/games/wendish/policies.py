@@ -20,12 +20,25 @@ import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, bounded, kth_bit, lowest_bit, popcount
-from .cards import BLACK_QUEENS, CARD_POINTS, CARD_SUIT, FOLLOW_MASK, POWER, TRUMP_MASK
+from .cards import BLACK_QUEENS, CARD_POINTS, CARD_SUIT, FOLLOW_MASK, POWER, QC, QS, \
+    TRUMP_MASK, VARIANT_DECK, VARIANT_HAND
+from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO, A_WEDDING,
+                     P_DISCARD, P_LUST, P_OLD_ONES, P_PLAY, ST_CALLED, ST_CALLED_BY, ST_HAND,
+                     ST_N, ST_PHASE, ST_PLAYED, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER,
+                     ST_TO_MOVE, ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRUMP, ST_VARIANT,
+                     ST_WIN_CARD, ST_WIN_SEAT, WEDDING, callable_cards, legal_cards, own_hand,
+                     seen_contract, seen_declarer, seen_discards, seen_phase, seen_team0,
+                     teams_known)
+from .rules import R_SOLO_SUITS
 
 POLICIES = ("random", "heuristic")
 RANDOM, HEURISTIC = 0, 1
 
 _BQ = np.uint64(BLACK_QUEENS)
+_UQC = np.uint64(1 << QC)
+_UQS = np.uint64(1 << QS)
+_VDECK = np.array(VARIANT_DECK, dtype=np.uint64)
+_VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 _PLAIN_ACES = np.uint64((1 << 0) | (1 << 8) | (1 << 16) | (1 << 24))
 #: strength threshold per card in hand for a Lust Solo and for a quiet solo
 LUST_PER_CARD = 1.9
@@ -58,14 +71,9 @@ def hand_strength(hand, t):
 
 
 @njit(cache=True)
-def choose_lust(pol, state, hand, suits_mask, hand_size):
-    """Returns (state, suit) for a Lust Solo, suit -1 to pass."""
-    if pol == RANDOM:
-        k = np.int64(popcount(np.uint64(suits_mask)))
-        state, r = bounded(state, k + 1)
-        if r == 0:
-            return state, -1
-        return state, kth_bit(np.uint64(suits_mask), r - 1)
+def lust_suit(hand, suits_mask, hand_size):
+    """The heuristic's Lust Solo: the suit of the strongest hand at or above the
+    threshold, -1 to pass."""
     best = -1
     best_s = LUST_PER_CARD * hand_size
     for t in range(4):
@@ -74,22 +82,14 @@ def choose_lust(pol, state, hand, suits_mask, hand_size):
             if s >= best_s:
                 best_s = s
                 best = t
-    return state, best
+    return best
 
 
 @njit(cache=True)
-def choose_old_ones(pol, state, hand, callable_mask, hand_size):
-    """Returns (state, kind, card): kind 0 quiet_solo, 1 wedding card, 2 first_trick."""
-    if pol == RANDOM:
-        k = np.int64(popcount(callable_mask))
-        state, r = bounded(state, k + 2)
-        if r == 0:
-            return state, 0, -1
-        if r == 1:
-            return state, 2, -1
-        return state, 1, kth_bit(callable_mask, r - 2)
+def old_ones_action(hand, callable_mask, hand_size):
+    """The heuristic's Old Ones' choice as an action code."""
     if hand_strength(hand, 3) >= QUIET_PER_CARD * hand_size:
-        return state, 0, -1
+        return A_QUIET
     best = -1
     bp = -1
     m = callable_mask
@@ -100,17 +100,14 @@ def choose_old_ones(pol, state, hand, callable_mask, hand_size):
             bp = POWER[3, c]
             best = c
     if best < 0:
-        return state, 2, -1
-    return state, 1, best
+        return A_FIRST_TRICK
+    return A_WEDDING + best
 
 
 @njit(cache=True)
-def choose_discard(pol, state, hand):
-    """Returns (state, card) to discard (never a black queen)."""
+def discard_card(hand):
+    """The heuristic's discard (never a black queen)."""
     allowed = hand & ~_BQ
-    if pol == RANDOM:
-        state, r = bounded(state, popcount(allowed))
-        return state, kth_bit(allowed, r)
     tm = TRUMP_MASK[3]
     cand = allowed & ~tm
     if cand == U0:
@@ -135,10 +132,62 @@ def choose_discard(pol, state, hand):
         if sc > bs:
             bs = sc
             best = c
-    return state, best
+    return best
 
 
 @njit(cache=True)
+def knowledge(p, n, contract, declarer, hand, called, called_by, teams_known, team0,
+              qc_by, qs_by):
+    """What seat ``p`` knows of the sides: (friends, foes, declaring) as seat masks.
+
+    Every argument is part of p's observation: ``contract`` and ``declarer`` as p
+    knows them (a quiet solo is a normal game to the others), ``team0`` only when
+    ``teams_known``."""
+    allm = np.uint64((1 << n) - 1)
+    me = U1 << np.uint64(p)
+    others = allm & ~me
+    if teams_known:
+        t0 = np.uint64(team0)
+        if (t0 & me) != U0:
+            return t0 & ~me, allm & ~t0, True
+        return allm & ~t0 & ~me, t0, False
+    dbit = U1 << np.uint64(declarer) if declarer >= 0 else U0
+    if contract == WEDDING:
+        if p == declarer:
+            if called_by >= 0:
+                f = U1 << np.uint64(called_by)
+                return f, others & ~f, True
+            return U0, U0, True
+        if called >= 0 and (((hand >> np.uint64(called)) & U1) != U0 or called_by == p):
+            return dbit, others & ~dbit, True
+        foes = dbit
+        if called_by >= 0:
+            foes |= U1 << np.uint64(called_by)
+            return others & ~foes, foes, False
+        cand = others & ~dbit
+        if called >= 0 and popcount(cand) == 1:
+            foes |= cand
+        return U0, foes, False
+    # a normal game as the player sees it (a quiet solo looks like one to the others)
+    has_c = (hand & _UQC) != U0 or qc_by == p
+    has_s = (hand & _UQS) != U0 or qs_by == p
+    if has_c or has_s:
+        other = qs_by if has_c else qc_by
+        if other >= 0:
+            f = U1 << np.uint64(other)
+            return f, others & ~f, True
+        return U0, U0, True
+    foes = U0
+    if qc_by >= 0:
+        foes |= U1 << np.uint64(qc_by)
+    if qs_by >= 0:
+        foes |= U1 << np.uint64(qs_by)
+    if qc_by >= 0 and qs_by >= 0:
+        return others & ~foes, foes, False
+    return U0, foes, False
+
+
+@njit(cache=True, inline="always")
 def _beats(t, lead_card, cur_card, card):
     """Whether ``card`` beats ``cur_card`` in a trick led by ``lead_card``."""
     tm = TRUMP_MASK[t]
@@ -153,19 +202,38 @@ def _beats(t, lead_card, cur_card, card):
     return POWER[t, card] > POWER[t, cur_card]
 
 
-@njit(cache=True)
+def _above_table():
+    """[t, c]: the cards that beat ``c`` when ``c`` holds a trick (so ``c`` is a trump
+    or of the led suit): every higher trump; for a plain card also every trump and
+    the higher cards of its suit."""
+    out = np.zeros((4, 32), dtype=np.uint64)
+    for t in range(4):
+        tm = int(TRUMP_MASK[t])
+        for c in range(32):
+            m = 0
+            for x in range(32):
+                if tm >> x & 1:
+                    if not tm >> c & 1 or POWER[t, x] > POWER[t, c]:
+                        m |= 1 << x
+                elif not tm >> c & 1 and x // 8 == c // 8 and POWER[t, x] > POWER[t, c]:
+                    m |= 1 << x
+            out[t, c] = m
+    return out
+
+
+#: see ``_above_table``
+ABOVE = _above_table()
+
+
+@njit(cache=True, inline="always")
 def _is_boss(t, lead_card, card, outside):
-    """No card in ``outside`` beats ``card`` (as winner of a trick led by lead_card)."""
-    m = outside
-    while m != U0:
-        c = lowest_bit(m)
-        m &= m - U1
-        if _beats(t, lead_card, card, c):
-            return False
-    return True
+    """No card in ``outside`` beats ``card`` (as winner of a trick led by lead_card):
+    ``_beats(t, lead_card, card, x)`` is false for every x in ``outside``, since
+    ``card`` is a trump or of the led suit whenever this is asked."""
+    return (outside & ABOVE[t, card]) == U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep_value(t, c):
     """What a card is worth to keep for later tricks (higher: keep it)."""
     tm = TRUMP_MASK[t]
@@ -174,7 +242,7 @@ def _keep_value(t, c):
     return float(POWER[t, c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cheapest(t, cards, points_weight):
     """The card of ``cards`` minimizing points_weight × its points + its keep value
     (the first such card, lowest id first)."""
@@ -191,7 +259,7 @@ def _cheapest(t, cards, points_weight):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _by_power(t, cards, highest):
     """The highest (or lowest) ranking card of ``cards`` with trump suit ``t``."""
     best = -1
@@ -276,3 +344,109 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
             return strongest
     # throw the cheapest card
     return _cheapest(t, legal, 2.0)
+
+
+@njit(cache=True, inline="always")
+def heuristic_play(r, st):
+    """The heuristic's card for the seat to move, from what that seat sees: its own
+    hand, the public trick and play, and its view of the contract and the sides
+    (the engine's ``seen_*`` accessors, the same ``observe`` reports)."""
+    p = st[ST_TO_MOVE]
+    n = st[ST_N]
+    t = st[ST_TRUMP]
+    hand = own_hand(st, p)
+    legal = legal_cards(st)
+    i = st[ST_TRICK_N]
+    if i == 0:
+        lead_card = -1
+        win_card = -1
+        win_seat = p
+    else:
+        lead_card = st[ST_TRICK]
+        win_card = st[ST_WIN_CARD]
+        win_seat = st[ST_WIN_SEAT]
+    friends, foes, declaring = knowledge(p, n, seen_contract(st, p), seen_declarer(st, p),
+                                         hand, st[ST_CALLED], st[ST_CALLED_BY],
+                                         teams_known(st, p), seen_team0(st, p),
+                                         st[ST_QC_BY], st[ST_QS_BY])
+    rest = U0
+    q = p
+    for _ in range(i + 1, n):
+        q += 1
+        if q >= n:
+            q -= n
+        rest |= U1 << np.uint64(q)
+    outside = _VDECK[st[ST_VARIANT]] & ~np.uint64(st[ST_PLAYED]) & ~hand & \
+        ~seen_discards(st, p)
+    return heuristic_card(t, legal, hand, outside, i, n, lead_card, win_card, win_seat,
+                          st[ST_TRICK_PTS], rest, friends, foes, declaring)
+
+
+@njit(cache=True, inline="always")
+def heuristic_action(r, st):
+    """The heuristic's action for the seat to move, from what that seat sees."""
+    p = st[ST_TO_MOVE]
+    ph = seen_phase(st, p)
+    if ph == P_PLAY:
+        return heuristic_play(r, st)
+    hand = own_hand(st, p)
+    hs = _VHAND[st[ST_VARIANT]]
+    if ph == P_DISCARD:
+        return A_DISCARD + discard_card(hand)
+    if ph == P_LUST:
+        s = lust_suit(hand, r[R_SOLO_SUITS], hs)
+        return A_PASS if s < 0 else A_SOLO + s
+    if ph == P_OLD_ONES:
+        callable_mask = _VDECK[st[ST_VARIANT]] & ~hand & ~seen_discards(st, p)
+        return old_ones_action(hand, callable_mask, hs)
+    return A_PICKUP
+
+
+@njit(cache=True, inline="always")
+def _draw(st, k):
+    """A uniform integer in [0, k) from the state's stream (advancing it)."""
+    rng, x = bounded(np.uint64(st[ST_RNG]), k)
+    st[ST_RNG] = np.int64(rng)
+    return x
+
+
+@njit(cache=True, inline="always")
+def random_action(r, st):
+    """A uniform legal action of the seat to move, drawn from the state's stream
+    (the forced pickup draws nothing).  Reads the mover's own hand and the public
+    trick: the same as ``legal_actions``."""
+    ph = st[ST_PHASE]
+    if ph == P_PLAY:
+        legal = legal_cards(st)
+        return kth_bit(legal, _draw(st, popcount(legal)))
+    if ph == P_DISCARD:
+        allowed = np.uint64(st[ST_HAND + st[ST_TAKER]]) & ~_BQ
+        return A_DISCARD + kth_bit(allowed, _draw(st, popcount(allowed)))
+    if ph == P_LUST:
+        suits = np.uint64(r[R_SOLO_SUITS])
+        x = _draw(st, np.int64(popcount(suits)) + 1)
+        return A_PASS if x == 0 else A_SOLO + kth_bit(suits, x - 1)
+    if ph == P_OLD_ONES:
+        cm = callable_cards(st)
+        x = _draw(st, np.int64(popcount(cm)) + 2)
+        if x == 0:
+            return A_QUIET
+        if x == 1:
+            return A_FIRST_TRICK
+        return A_WEDDING + kth_bit(cm, x - 2)
+    return A_PICKUP
+
+
+@njit(cache=True, inline="always")
+def choose(r, st, pol):
+    """The action policy ``pol`` takes for the seat to move; advances the state's
+    stream as the policy draws.  Both policies read only what the mover sees."""
+    if pol == RANDOM:
+        return random_action(r, st)
+    return heuristic_action(r, st)
+
+
+@njit(cache=True)
+def py_choose(r, st, pol):
+    """``choose`` as one call from Python."""
+    return choose(r, st, pol)

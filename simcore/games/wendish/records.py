@@ -1,362 +1,379 @@
-"""Wendish Schafkopf records: built from a logged kernel game, and replayed step by step.
+"""Wendish Schafkopf records: action codes to and from the record's JSON, records
+built in bulk from the logging batch loop, and replay through the engine's kernels.
 
-One stepwise engine (``DealState``) serves both directions.  It reads the same
-tables as the kernels (FOLLOW_MASK, POWER, TRUMP_MASK) and scores with the
-kernels' own ``deal_value`` and ``seat_scores``; building a record walks the
-kernel's logged actions through it and cross-checks every deal's end against
-the kernel's result row.
+Nothing here knows a rule: legality, the play and the scores are the engine's
+(engine.py); this module converts, and words the engine's verdicts as messages.
 """
 from __future__ import annotations
+
+import gc
+import json
 
 import numpy as np
 
 from ...errors import TricksimError
 from ...records import check_common, fail, require, parse_cards
-from .cards import (BLACK_QUEENS, CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, SUITS, TRUMP_MASK,
-                    V_OFFICERS, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT, VARIANTS, card_name,
-                    mask_cards, mask_of, parse_card)
-from .play import (CONTRACTS, D_FIELDS, D_SCORE, MAX_ACTIONS, S_DEALER, S_DOWN, S_FIELDS,
-                   S_HANDS, S_NACT, S_SKAT, S_UP, SOLO, QUIET_SOLO, VERBS, WEDDING, NORMAL,
-                   deal_value, play_logged, seat_scores)
-from .rules import RULEBOOK, rules_array, seats_of
+from .cards import (BLACK_QUEENS, N_CARDS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
+                    VARIANT_SKAT, VARIANTS, card_name, mask_of, parse_card)
+from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET, A_SOLO,
+                     A_WEDDING, CONTRACTS, N_ACTIONS, P_DISCARD, P_DONE, P_LUST, P_OLD_ONES,
+                     P_PICKUP, PHASES, STATE_SIZE, ST_CALLED, ST_CONTRACT, ST_CP0,
+                     ST_DECLARER, ST_DELTA, ST_HAND, ST_N, ST_NDEALS, ST_PHASE, ST_SCHNEIDER,
+                     ST_SCHWARZ, ST_SCORE, ST_TEAM0, ST_TO_MOVE, ST_TRICK, ST_TRICK_N,
+                     ST_TRUMP, ST_VARIANT, ST_WINNER, py_start_deal, run_actions)
+from .play import (D_CONTRACT, D_CP0, D_DEALER, D_DECLARER, D_FIELDS, D_SCHNEIDER, D_SCHWARZ, D_SCORE,
+                   D_TEAM0, D_TRUMP, D_WINNER, L_DECK, L_FIELDS, L_NACT, LOG_SHIFT,
+                   MAX_ACTIONS, play_logged)
+from .rules import R_DEALS, R_PLAYERS, R_VARIANT, RULEBOOK, rules_array, seats_of
+
+CARD_NAMES = tuple(card_name(c) for c in range(N_CARDS))
+_NAME_ARRAY = np.array(CARD_NAMES, dtype=object)
 
 
-class Illegal(Exception):
-    """An action the rules do not allow here (message says why)."""
+# ----- action codes and the record's verbs ------------------------------------------
+def action_json(seat: int, code: int) -> list:
+    """The record item ``[seat, verb]`` or ``[seat, verb, argument]`` of an action."""
+    if code < A_DISCARD:
+        return [seat, "play", CARD_NAMES[code]]
+    if code < A_PICKUP:
+        return [seat, "discard", CARD_NAMES[code - A_DISCARD]]
+    if code == A_PICKUP:
+        return [seat, "pickup"]
+    if code == A_PASS:
+        return [seat, "pass"]
+    if code < A_QUIET:
+        return [seat, "solo", SUITS[code - A_SOLO]]
+    if code == A_QUIET:
+        return [seat, "quiet_solo"]
+    if code == A_FIRST_TRICK:
+        return [seat, "wedding", "first_trick"]
+    if code < N_ACTIONS:
+        return [seat, "wedding", CARD_NAMES[code - A_WEDDING]]
+    raise ValueError(f"{code!r} is not a Wendish Schafkopf action code (0 to {N_ACTIONS - 1})")
 
 
-def _names(mask):
-    return [card_name(c) for c in mask_cards(mask)]
+def describe(code: int) -> str:
+    """An action in words, e.g. ``play QC``, ``wedding first_trick``."""
+    return " ".join(action_json(0, code)[1:])
 
 
-class DealState:
-    """One deal played action by action, with every rule's check.
-
-    ``hands``: card masks per seat (Officers: the face-up cards); ``up_order`` and
-    ``face_down`` (Officers only): per seat, the face-up cards in slot order and the
-    card under each."""
-
-    def __init__(self, rules, dealer, hands, skat=0, up_order=None, face_down=None):
-        self.rules = rules
-        self.variant = VARIANTS.index(rules["variant"])
-        self.officers = self.variant == V_OFFICERS
-        self.n = seats_of(rules)
-        self.ntricks = VARIANT_HAND[self.variant]
-        self.deck = VARIANT_DECK[self.variant]
-        self.dealer = dealer
-        self.forehand = (dealer + 1) % self.n
-        self.hands = [int(h) for h in hands]
-        self.skat = int(skat)
-        self.under = {}
-        if self.officers:
-            for p in range(2):
-                for up, down in zip(up_order[p], face_down[p]):
-                    self.under[up] = down
-        self.discards = 0
-        self.taker = -1
-        self.contract = NORMAL
-        self.declarer = -1
-        self.trump = 3
-        self.called = -1
-        self.first_trick = False
-        self.team0 = 0
-        self.old_ones = -1
-        for p in range(self.n):
-            if self.hands[p] & BLACK_QUEENS == BLACK_QUEENS:
-                self.old_ones = p
-        self.old_ones_dealt = self.old_ones >= 0
-        self.solo_suits = [SUITS.index(s) for s in rules["solo_suits"]]
-        # phases: pickup, discard, lust, old_ones, play, done
-        self.lust_next = 0
-        self.discarded = 0
-        self.trick = []
-        self.leader = self.forehand
-        self.tricks_done = 0
-        self.tpts = [0] * self.n
-        self.ntr = [0] * self.n
-        self.teams_public = False
-        if VARIANT_SKAT[self.variant]:
-            self.phase = "pickup"
-            self.taker = self._holder(1 << QC)
-            if self.taker < 0:
-                self.taker = self._holder(1 << QS)
-            if self.taker < 0:
-                self.taker = self.forehand
-        else:
-            self._after_skat()
-
-    def _holder(self, bit):
-        for p in range(self.n):
-            if self.hands[p] & bit:
-                return p
-        return -1
-
-    def _after_skat(self):
-        if self.officers:
-            self.team0 = 1 << self.forehand
-            self.phase = "play"
-            return
-        self.old_ones = -1
-        for p in range(self.n):
-            if self.hands[p] & BLACK_QUEENS == BLACK_QUEENS:
-                self.old_ones = p
-        if self.variant != 0:
-            self.old_ones_dealt = self.old_ones >= 0
-        self.phase = "lust" if self.rules["lust_solo"] else "old_ones"
-        if self.phase == "old_ones":
-            self._start_old_ones()
-
-    def _start_old_ones(self):
-        if self.old_ones >= 0:
-            self.phase = "old_ones"
-        else:
-            self.team0 = (1 << self._holder(1 << QC)) | (1 << self._holder(1 << QS))
-            self.phase = "play"
-
-    # ----- whose turn and what is legal
-    def to_act(self) -> int:
-        """The seat that acts next (-1 when the deal is over)."""
-        ph = self.phase
-        if ph in ("pickup", "discard"):
-            return self.taker
-        if ph == "lust":
-            return (self.forehand + self.lust_next) % self.n
-        if ph == "old_ones":
-            return self.old_ones
-        if ph == "play":
-            return (self.leader + len(self.trick)) % self.n
-        return -1
-
-    def callable_mask(self) -> int:
-        """Cards the Old Ones may call (held by another player)."""
-        return self.deck & ~self.hands[self.old_ones] & ~self.discards
-
-    def legal_cards(self, seat) -> int:
-        """Mask of the cards ``seat`` may play now."""
-        hand = self.hands[seat]
-        if self.trick:
-            f = hand & int(FOLLOW_MASK[self.trump, self.trick[0][1]])
-            legal = f if f else hand
-        else:
-            legal = hand
-        if self.called >= 0 and legal >> self.called & 1:
-            legal = 1 << self.called
-        return legal
-
-    def act(self, seat, verb, arg=None):
-        """Apply one action; raises Illegal naming the rule broken."""
-        who = self.to_act()
-        if self.phase == "done":
-            raise Illegal("an action after the last trick")
-        if seat != who:
-            raise Illegal(f"it is seat {who}'s turn ({self.phase}), not seat {seat}'s")
-        getattr(self, "_" + self.phase)(seat, verb, arg)
-
-    def _need(self, verb, want, arg, with_arg):
-        if verb != want:
-            raise Illegal(f"expected '{want}' in phase {self.phase}, got '{verb}'")
-        if with_arg and arg is None:
-            raise Illegal(f"'{verb}' needs an argument")
-        if not with_arg and arg is not None:
-            raise Illegal(f"'{verb}' takes no argument")
-
-    def _card(self, arg):
-        try:
-            return parse_card(arg)
-        except TricksimError as exc:
-            raise Illegal(str(exc)) from None
-
-    def _pickup(self, seat, verb, arg):
-        self._need(verb, "pickup", arg, False)
-        self.hands[seat] |= self.skat
-        self.phase = "discard"
-
-    def _discard(self, seat, verb, arg):
-        self._need(verb, "discard", arg, True)
-        c = self._card(arg)
-        if not self.hands[seat] >> c & 1:
-            raise Illegal(f"seat {seat} does not hold {arg}")
-        if (1 << c) & BLACK_QUEENS:
-            raise Illegal("a black queen may not be discarded")
-        self.hands[seat] &= ~(1 << c)
-        self.discards |= 1 << c
-        self.discarded += 1
-        if self.discarded == 2:
-            self._after_skat()
-
-    def _lust(self, seat, verb, arg):
-        if verb == "pass":
-            self._need(verb, "pass", arg, False)
-            self.lust_next += 1
-            if self.lust_next == self.n:
-                self._start_old_ones()
-            return
-        if verb != "solo":
-            raise Illegal(f"expected 'pass' or 'solo' in the Lust Solo round, got '{verb}'")
-        if arg not in self.rules["solo_suits"]:
-            raise Illegal(f"solo {arg!r}: the suit must be one of solo_suits "
-                          + ",".join(self.rules["solo_suits"]))
-        self.contract = SOLO
-        self.declarer = seat
-        self.trump = SUITS.index(arg)
-        self.team0 = 1 << seat
-        self.teams_public = True
-        self.phase = "play"
-
-    def _old_ones(self, seat, verb, arg):
-        self.declarer = seat
-        self.team0 = 1 << seat
-        if verb == "quiet_solo":
-            self._need(verb, "quiet_solo", arg, False)
-            self.contract = QUIET_SOLO
-        elif verb == "wedding":
-            self._need(verb, "wedding", arg, True)
-            self.contract = WEDDING
-            if arg == "first_trick":
-                self.first_trick = True
-            else:
-                c = self._card(arg)
-                if not self.callable_mask() >> c & 1:
-                    raise Illegal(f"wedding {arg}: the called card must be in another "
-                                  "player's hand (not held nor discarded by the caller)")
-                self.called = c
-                self.team0 |= 1 << self._holder(1 << c)
-        else:
-            raise Illegal(f"the holder of both black queens must choose 'quiet_solo' or "
-                          f"'wedding', not '{verb}'")
-        self.phase = "play"
-
-    def _play(self, seat, verb, arg):
-        self._need(verb, "play", arg, True)
-        c = self._card(arg)
-        if not self.hands[seat] >> c & 1:
-            raise Illegal(f"seat {seat} does not hold {arg}"
-                          + (" face up" if self.officers else ""))
-        if not self.legal_cards(seat) >> c & 1:
-            if self.called >= 0 and self.hands[seat] >> self.called & 1:
-                raise Illegal(f"seat {seat} must play the called card "
-                              f"{card_name(self.called)} at the first trick where it is legal")
-            raise Illegal(f"seat {seat} must follow the suit led "
-                          f"({card_name(self.trick[0][1])}; trumps are one suit) "
-                          f"and may not play {arg}")
-        self.hands[seat] &= ~(1 << c)
-        if self.officers and c in self.under:
-            self.hands[seat] |= 1 << self.under.pop(c)
-        self.trick.append((seat, c))
-        if len(self.trick) == self.n:
-            self._resolve()
-
-    def _resolve(self):
-        t = self.trump
-        lead = self.trick[0][1]
-        elig = int(FOLLOW_MASK[t, lead]) | int(TRUMP_MASK[t])
-        win_seat, win_pow = self.trick[0][0], POWER[t, lead]
-        for seat, c in self.trick[1:]:
-            if elig >> c & 1 and POWER[t, c] > win_pow:
-                win_seat, win_pow = seat, POWER[t, c]
-        self.tpts[win_seat] += sum(int(CARD_POINTS[c]) for _, c in self.trick)
-        self.ntr[win_seat] += 1
-        self.tricks_done += 1
-        if self.first_trick and not self.teams_public:
-            if win_seat != self.declarer:
-                self.team0 |= 1 << win_seat
-                self.teams_public = True
-            elif self.tricks_done >= self.rules["wedding_deadline"]:
-                self.teams_public = True
-        self.trick = []
-        self.leader = win_seat
-        if self.tricks_done == self.ntricks:
-            self.phase = "done"
-
-    def done(self) -> bool:
-        """Whether the deal is over."""
-        return self.phase == "done"
-
-    def end(self) -> dict:
-        """The deal's ``end`` object (records contract)."""
-        n = self.n
-        team0 = self.team0
-        cp0 = sum(self.tpts[p] for p in range(n) if team0 >> p & 1)
-        tricks0 = sum(self.ntr[p] for p in range(n) if team0 >> p & 1)
-        if self.taker >= 0 and team0 >> self.taker & 1:
-            cp0 += sum(int(CARD_POINTS[c]) for c in mask_cards(self.discards))
-        winner, schneider, schwarz, value = deal_value(
-            rules_array(self.rules), self.contract, n, team0, cp0, tricks0, self.ntricks,
-            self.officers)
-        scores = np.zeros(4, dtype=np.int64)
-        seat_scores(n, team0, winner, value, scores)
-        return {
-            "contract": CONTRACTS[self.contract],
-            "declarer": None if self.declarer < 0 else self.declarer,
-            "trump": SUITS[self.trump],
-            "teams": [[p for p in range(n) if team0 >> p & 1],
-                      [p for p in range(n) if not team0 >> p & 1]],
-            "card_points": [cp0, 120 - cp0],
-            "winner": None if winner < 0 else int(winner),
-            "schneider": bool(schneider), "schwarz": bool(schwarz),
-            "scores": [int(x) for x in scores[:n]],
-        }
+_BY_CARD = {name: c for c, name in enumerate(CARD_NAMES)}
+_PLAIN = {"pickup": A_PICKUP, "pass": A_PASS, "quiet_solo": A_QUIET}
 
 
-def _action_json(seat, verb, arg):
-    v = VERBS[verb]
-    if v in ("pickup", "pass", "quiet_solo"):
-        return [seat, v]
-    if v == "solo":
-        return [seat, v, SUITS[arg]]
-    if v == "wedding":
-        return [seat, v, "first_trick" if arg < 0 else card_name(arg)]
-    return [seat, v, card_name(arg)]
+def action_code(verb, arg=None):
+    """The code of a record's verb and argument, None if they name no action."""
+    if arg is None:
+        return _PLAIN.get(verb)
+    if verb == "play":
+        c = _BY_CARD.get(arg)
+        return None if c is None else A_PLAY + c
+    if verb == "discard":
+        c = _BY_CARD.get(arg)
+        return None if c is None else A_DISCARD + c
+    if verb == "solo":
+        return A_SOLO + SUITS.index(arg) if isinstance(arg, str) and len(arg) == 1 \
+            and arg in SUITS else None
+    if verb == "wedding":
+        if arg == "first_trick":
+            return A_FIRST_TRICK
+        c = _BY_CARD.get(arg)
+        return None if c is None else A_WEDDING + c
+    return None
 
 
-def build_record(rules, policies, policy_ids, seed, index) -> dict:
-    """The record of game ``index`` of run ``seed``, from the logging kernel."""
+# every log entry (seat << LOG_SHIFT | code) as a ready item
+_LOGGED = [None] * (4 << LOG_SHIFT)
+for _s in range(4):
+    for _c in range(N_ACTIONS):
+        _LOGGED[(_s << LOG_SHIFT) | _c] = tuple(action_json(_s, _c))
+
+
+# ----- the deal's start -----------------------------------------------------------------
+def start_deck(variant: int, n: int, hands, skat, face_down=()) -> np.ndarray:
+    """The engine's card order of a deal's start (cards as ids): the hands one after
+    the other, then the skat; Officers: per seat 8 face-up cards, then the 8 under them."""
+    deck = np.zeros(32, dtype=np.int64)
+    if variant == V_OFFICERS:
+        order = [c for p in range(2) for c in list(hands[p]) + list(face_down[p])]
+    else:
+        order = [c for h in hands for c in h] + list(skat)
+    deck[:len(order)] = order
+    return deck
+
+
+def deck_start(variant: int, n: int, dealer: int, deck) -> dict:
+    """A record's ``start`` from the engine's card order."""
+    deck = [int(c) for c in deck]
+    if variant == V_OFFICERS:
+        return {"dealer": dealer,
+                "hands": [[CARD_NAMES[c] for c in deck[16 * p:16 * p + 8]] for p in range(2)],
+                "skat": [],
+                "face_down": [[CARD_NAMES[c] for c in deck[16 * p + 8:16 * p + 16]]
+                              for p in range(2)]}
+    hs = VARIANT_HAND[variant]
+    return {"dealer": dealer,
+            "hands": [[CARD_NAMES[c] for c in sorted(deck[p * hs:(p + 1) * hs])]
+                      for p in range(n)],
+            "skat": [CARD_NAMES[c] for c in sorted(deck[n * hs:n * hs + VARIANT_SKAT[variant]])]}
+
+
+def end_of(n, contract, declarer, trump, team0, cp0, winner, schneider, schwarz, scores):
+    """A deal's ``end`` object (records contract)."""
+    return {
+        "contract": CONTRACTS[contract],
+        "declarer": None if declarer < 0 else int(declarer),
+        "trump": SUITS[trump],
+        "teams": [[p for p in range(n) if team0 >> p & 1],
+                  [p for p in range(n) if not team0 >> p & 1]],
+        "card_points": [int(cp0), 120 - int(cp0)],
+        "winner": None if winner < 0 else int(winner),
+        "schneider": bool(schneider), "schwarz": bool(schwarz),
+        "scores": [int(x) for x in scores[:n]],
+    }
+
+
+def state_end(st) -> dict:
+    """The ``end`` of the finished deal held by a state."""
+    n = int(st[ST_N])
+    return end_of(n, int(st[ST_CONTRACT]), int(st[ST_DECLARER]), int(st[ST_TRUMP]),
+                  int(st[ST_TEAM0]), int(st[ST_CP0]), int(st[ST_WINNER]),
+                  st[ST_SCHNEIDER], st[ST_SCHWARZ], st[ST_DELTA:ST_DELTA + n])
+
+
+# ----- records from the logging batch loop ----------------------------------------
+def _logged_run(rules, policy_ids, seed, start, count):
+    """One parallel logging run: (result rows, per-deal action counts, action logs,
+    card orders as (count, deals, 32) card ids)."""
+    nd = rules["deals"]
+    dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
+    slog = np.zeros((count, nd, L_FIELDS), dtype=np.int64)
+    alog = np.zeros((count, nd, MAX_ACTIONS), dtype=np.int16)
+    play_logged(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+                start, count, dout, slog, alog)
+    # the packed card-order words' bytes, little-endian, are the cards in order
+    words = np.ascontiguousarray(slog[:, :, L_DECK:L_DECK + 4]).astype("<i8")
+    decks = words.view(np.uint8).reshape(count, nd, 32)
+    return dout.tolist(), slog[:, :, L_NACT].tolist(), alog.tolist(), decks
+
+
+def _start_cards(variant, n, decks, names):
+    """Per game and deal: the hands (sorted; Officers: face-up in slot order) and the
+    skat (Officers: the face-down cards), as nested lists of ``names`` items."""
+    if variant == V_OFFICERS:
+        piles = decks.reshape(decks.shape[0], decks.shape[1], 2, 16)
+        return names[piles[..., :8]].tolist(), names[piles[..., 8:]].tolist()
+    hs = VARIANT_HAND[variant]
+    count, nd = decks.shape[:2]
+    hands = np.sort(decks[:, :, :n * hs].reshape(count, nd, n, hs), axis=-1)
+    skat = np.sort(decks[:, :, n * hs:n * hs + VARIANT_SKAT[variant]], axis=-1)
+    return names[hands].tolist(), names[skat].tolist()
+
+
+def _without_gc(fn):
+    """Run ``fn()`` with the cyclic collector off: building millions of small lists
+    would otherwise rescan them again and again."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return fn()
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]:
+    """The records of games ``start .. start+count-1`` of run ``seed``: one parallel
+    logging run of the batch loop, then the JSON objects in bulk."""
+    return _without_gc(lambda: _json_records(rules, policies, policy_ids, seed, start, count))
+
+
+def _json_records(rules, policies, policy_ids, seed, start, count):
     n = seats_of(rules)
     nd = rules["deals"]
-    dout = np.zeros((nd, D_FIELDS), dtype=np.int64)
-    slog = np.zeros((nd, S_FIELDS), dtype=np.int64)
-    alog = np.zeros((nd, MAX_ACTIONS, 3), dtype=np.int16)
-    play_logged(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
-                index, dout, slog, alog)
-    officers = rules["variant"] == "officers"
-    total = [0] * n
-    deals = []
-    for d in range(nd):
-        s = slog[d]
-        dealer = int(s[S_DEALER])
-        if officers:
-            up = [[int(c) for c in s[S_UP + 8 * p:S_UP + 8 * p + 8]] for p in range(2)]
-            down = [[int(c) for c in s[S_DOWN + 8 * p:S_DOWN + 8 * p + 8]] for p in range(2)]
-            start = {"dealer": dealer, "hands": [[card_name(c) for c in u] for u in up],
-                     "skat": [], "face_down": [[card_name(c) for c in x] for x in down]}
-            st = DealState(rules, dealer, [mask_of(u) for u in up], 0, up, down)
-        else:
-            hands = [int(s[S_HANDS + p]) for p in range(n)]
-            start = {"dealer": dealer, "hands": [_names(h) for h in hands],
-                     "skat": _names(int(s[S_SKAT]))}
-            st = DealState(rules, dealer, hands, int(s[S_SKAT]))
-        actions = []
-        for k in range(int(s[S_NACT])):
-            a = _action_json(int(alog[d, k, 0]), int(alog[d, k, 1]), int(alog[d, k, 2]))
-            try:
-                st.act(*a)
-            except Illegal as exc:
-                raise AssertionError(f"engine disagreement in game {index}, deal {d}, "
-                                     f"action {k}: {exc}") from None
-            actions.append(a)
-        if not st.done():
-            raise AssertionError(f"engine disagreement in game {index}, deal {d}: unfinished")
-        end = st.end()
-        if end["scores"] != [int(x) for x in dout[d, D_SCORE:D_SCORE + n]] or \
-                end["card_points"][0] != int(dout[d, 5]):
-            raise AssertionError(f"engine disagreement in game {index}, deal {d}: {end} "
-                                 f"against {list(dout[d])}")
-        total = [a + b for a, b in zip(total, end["scores"])]
-        deals.append({"start": start, "actions": actions, "end": end})
-    return {"game": "wendish", "rules": rules.to_dict(), "seed": int(seed), "index": int(index),
-            "policies": list(policies), "deals": deals, "result": {"scores": total}}
+    variant = VARIANTS.index(rules["variant"])
+    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
+    hands_l, other_l = _start_cards(variant, n, decks, _NAME_ARRAY)
+    officers = variant == V_OFFICERS
+    rules_dict = rules.to_dict()
+    pols = list(policies)
+    logged = _LOGGED
+    out = []
+    for g in range(count):
+        total = [0] * n
+        deals = []
+        for d in range(nd):
+            row = rows[g * nd + d]
+            if officers:
+                start_obj = {"dealer": row[D_DEALER], "hands": hands_l[g][d], "skat": [],
+                             "face_down": other_l[g][d]}
+            else:
+                start_obj = {"dealer": row[D_DEALER], "hands": hands_l[g][d],
+                             "skat": other_l[g][d]}
+            actions = [list(logged[x]) for x in alog[g][d][:nact[g][d]]]
+            scores = row[D_SCORE:D_SCORE + n]
+            end = end_of(n, row[D_CONTRACT], row[D_DECLARER], row[D_TRUMP], row[D_TEAM0],
+                         row[D_CP0], row[D_WINNER], row[D_SCHNEIDER], row[D_SCHWARZ], scores)
+            total = [a + b for a, b in zip(total, scores)]
+            deals.append({"start": start_obj, "actions": actions, "end": end})
+        out.append({"game": "wendish", "rules": dict(rules_dict), "seed": int(seed),
+                    "index": int(start + g), "policies": list(pols), "deals": deals,
+                    "result": {"scores": total}})
+    return out
 
 
+def _dumps(x):
+    return json.dumps(x, separators=(",", ":"))
+
+
+_QUOTED = np.array([_dumps(c) for c in CARD_NAMES], dtype=object)
+_LOGGED_TEXT = [None if x is None else _dumps(list(x)) for x in _LOGGED]
+_BOOL = ("false", "true")
+
+
+def build_jsonl(rules, policies, policy_ids, seed, start, count) -> list[str]:
+    """``build_records`` as JSON text, one compact line per record (without the
+    newline), exactly ``json.dumps(record, separators=(",", ":"))``, written straight
+    from the logs (several times faster than building dicts and dumping them)."""
+    return _without_gc(lambda: _text_records(rules, policies, policy_ids, seed, start, count))
+
+
+def _text_records(rules, policies, policy_ids, seed, start, count):
+    n = seats_of(rules)
+    nd = rules["deals"]
+    variant = VARIANTS.index(rules["variant"])
+    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
+    hands_l, other_l = _start_cards(variant, n, decks, _QUOTED)
+    officers = variant == V_OFFICERS
+    head = (f'{{"game":"wendish","rules":{_dumps(rules.to_dict())},"seed":{int(seed)},'
+            f'"index":')
+    pols = f',"policies":{_dumps(list(policies))},"deals":['
+    teams = [_dumps([[p for p in range(n) if t >> p & 1], [p for p in range(n)
+                                                            if not t >> p & 1]])
+             for t in range(1 << n)]
+    contracts = [_dumps(c) for c in CONTRACTS]
+    trumps = [_dumps(c) for c in SUITS]
+    text = _LOGGED_TEXT
+    join = ",".join
+    out = []
+    for g in range(count):
+        total = [0] * n
+        parts = []
+        for d in range(nd):
+            row = rows[g * nd + d]
+            hands = "],[".join(join(h) for h in hands_l[g][d])
+            if officers:
+                down = "],[".join(join(h) for h in other_l[g][d])
+                start_t = (f'{{"dealer":{row[D_DEALER]},"hands":[[{hands}]],"skat":[],'
+                           f'"face_down":[[{down}]]}}')
+            else:
+                start_t = (f'{{"dealer":{row[D_DEALER]},"hands":[[{hands}]],'
+                           f'"skat":[{join(other_l[g][d])}]}}')
+            acts = join([text[x] for x in alog[g][d][:nact[g][d]]])
+            scores = row[D_SCORE:D_SCORE + n]
+            total = [a + b for a, b in zip(total, scores)]
+            decl = row[D_DECLARER]
+            win = row[D_WINNER]
+            cp0 = row[D_CP0]
+            end_t = (f'{{"contract":{contracts[row[D_CONTRACT]]},'
+                     f'"declarer":{"null" if decl < 0 else decl},'
+                     f'"trump":{trumps[row[D_TRUMP]]},"teams":{teams[row[D_TEAM0]]},'
+                     f'"card_points":[{cp0},{120 - cp0}],'
+                     f'"winner":{"null" if win < 0 else win},'
+                     f'"schneider":{_BOOL[row[D_SCHNEIDER] != 0]},'
+                     f'"schwarz":{_BOOL[row[D_SCHWARZ] != 0]},'
+                     f'"scores":[{join(map(str, scores))}]}}')
+            parts.append(f'{{"start":{start_t},"actions":[{acts}],"end":{end_t}}}')
+        out.append(f'{head}{start + g}{pols}{join(parts)}],"result":{{"scores":'
+                   f'[{join(map(str, total))}]}}}}')
+    return out
+
+
+# ----- why an action is not legal ------------------------------------------------
+def _card_arg(arg):
+    try:
+        return parse_card(arg)
+    except TricksimError as exc:
+        return str(exc)
+
+
+def _need(phase, verb, want, arg, with_arg):
+    if verb != want:
+        return f"expected '{want}' in phase {phase}, got '{verb}'"
+    if with_arg and arg is None:
+        return f"'{verb}' needs an argument"
+    if not with_arg and arg is not None:
+        return f"'{verb}' takes no argument"
+    return None
+
+
+def explain(rules, r, st, seat, verb, arg=None) -> str:
+    """Why ``[seat, verb, arg]`` is not a legal action in state ``st`` (the rule
+    broken, in words)."""
+    ph = int(st[ST_PHASE])
+    phase = PHASES[ph]
+    if ph == P_DONE:
+        return "an action after the last trick"
+    who = int(st[ST_TO_MOVE])
+    if seat != who:
+        return f"it is seat {who}'s turn ({phase}), not seat {seat}'s"
+    hand = int(st[ST_HAND + seat])
+    if ph == P_PICKUP:
+        return _need(phase, verb, "pickup", arg, False) or "pickup is not legal here"
+    if ph == P_DISCARD:
+        msg = _need(phase, verb, "discard", arg, True)
+        if msg:
+            return msg
+        c = _card_arg(arg)
+        if isinstance(c, str):
+            return c
+        if not hand >> c & 1:
+            return f"seat {seat} does not hold {arg}"
+        if (1 << c) & BLACK_QUEENS:
+            return "a black queen may not be discarded"
+        return f"discard {arg} is not legal here"
+    if ph == P_LUST:
+        if verb == "pass":
+            return _need(phase, verb, "pass", arg, False) or "pass is not legal here"
+        if verb != "solo":
+            return f"expected 'pass' or 'solo' in the Lust Solo round, got '{verb}'"
+        return (f"solo {arg!r}: the suit must be one of solo_suits "
+                + ",".join(rules["solo_suits"]))
+    if ph == P_OLD_ONES:
+        if verb == "quiet_solo":
+            return _need(phase, verb, "quiet_solo", arg, False) or "quiet_solo is not legal"
+        if verb != "wedding":
+            return (f"the holder of both black queens must choose 'quiet_solo' or "
+                    f"'wedding', not '{verb}'")
+        msg = _need(phase, verb, "wedding", arg, True)
+        if msg:
+            return msg
+        c = _card_arg(arg)
+        if isinstance(c, str):
+            return c
+        return (f"wedding {arg}: the called card must be in another player's hand (not "
+                "held nor discarded by the caller)")
+    # play
+    msg = _need(phase, verb, "play", arg, True)
+    if msg:
+        return msg
+    c = _card_arg(arg)
+    if isinstance(c, str):
+        return c
+    officers = int(st[ST_VARIANT]) == V_OFFICERS
+    if not hand >> c & 1:
+        return f"seat {seat} does not hold {arg}" + (" face up" if officers else "")
+    called = int(st[ST_CALLED])
+    if called >= 0 and hand >> called & 1 and called != c:
+        return (f"seat {seat} must play the called card {CARD_NAMES[called]} at the first "
+                "trick where it is legal")
+    if int(st[ST_TRICK_N]) > 0:
+        return (f"seat {seat} must follow the suit led ({CARD_NAMES[int(st[ST_TRICK])]}; "
+                f"trumps are one suit) and may not play {arg}")
+    return f"play {arg} is not legal here"
+
+
+# ----- replay ---------------------------------------------------------------------
 def _cards(value, what, deal, action=None):
     return parse_cards(value, parse_card, what, deal, action)
 
@@ -379,76 +396,116 @@ def _same_end(got, want):
     return True
 
 
+def check_start(rules, deal, d, first_dealer):
+    """Check a deal's ``start`` against the rules; returns (dealer, card order)."""
+    n = seats_of(rules)
+    variant = VARIANTS.index(rules["variant"])
+    officers = variant == V_OFFICERS
+    hand_size = VARIANT_HAND[variant]
+    require(isinstance(deal, dict) and all(k in deal for k in ("start", "actions", "end")),
+            "a deal needs 'start', 'actions' and 'end'", d)
+    start = deal["start"]
+    require(isinstance(start, dict), "'start' must be an object", d)
+    for key in ("dealer", "hands", "skat"):
+        require(key in start, f"start is missing '{key}'", d)
+    dealer = start["dealer"]
+    require(isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n,
+            f"start.dealer {dealer!r} is not a seat (0 to {n - 1})", d)
+    if first_dealer is not None:
+        want = (first_dealer + d) % n
+        require(dealer == want, f"start.dealer is {dealer}; the dealer rotates, so deal {d} "
+                f"is dealt by seat {want}", d)
+    require(isinstance(start["hands"], list) and len(start["hands"]) == n,
+            f"start.hands must hold {n} hands", d)
+    hands = [_cards(h, f"start.hands[{p}]", d) for p, h in enumerate(start["hands"])]
+    skat = _cards(start["skat"], "start.skat", d)
+    down = []
+    if officers:
+        require(isinstance(start.get("face_down"), list) and len(start["face_down"]) == 2,
+                "start.face_down must hold 2 lists (Officers' Schafkopf)", d)
+        down = [_cards(x, f"start.face_down[{p}]", d) for p, x in enumerate(start["face_down"])]
+        for p in range(2):
+            require(len(hands[p]) == 8 and len(down[p]) == 8, f"seat {p} must have 8 "
+                    "face-up cards each on one of 8 face-down cards", d)
+    else:
+        for p in range(n):
+            require(len(hands[p]) == hand_size, f"seat {p} holds {len(hands[p])} cards; "
+                    f"the rules deal {hand_size}", d)
+    require(len(skat) == VARIANT_SKAT[variant], f"the skat holds {len(skat)} cards; the "
+            f"rules put {VARIANT_SKAT[variant]} there", d)
+    seen = [c for h in hands for c in h] + skat + [c for x in down for c in x]
+    require(len(seen) == len(set(seen)), "a card is dealt twice", d)
+    require(mask_of(seen) == VARIANT_DECK[variant], "the cards dealt are not exactly the deck "
+            "of these rules", d)
+    return dealer, start_deck(variant, n, hands, skat, down)
+
+
+def _action_items(actions, d):
+    """Seats and codes of a deal's actions up to the first that names no action (its
+    index, or len(actions)); malformed items fail at once."""
+    m = len(actions)
+    seats = np.zeros(m, dtype=np.int64)
+    codes = np.zeros(m, dtype=np.int64)
+    for a, act in enumerate(actions):
+        require(isinstance(act, list) and len(act) in (2, 3) and isinstance(act[0], int)
+                and isinstance(act[1], str), f"action {act!r} is not [seat, verb] or "
+                "[seat, verb, argument]", d, a)
+        code = action_code(act[1], act[2] if len(act) == 3 else None)
+        if code is None:
+            return seats, codes, a
+        seats[a] = act[0]
+        codes[a] = code
+    return seats, codes, m
+
+
+def play_deal_actions(rules, r, st, actions, d):
+    """Apply a deal's record actions to ``st`` through the engine; a ReplayError names
+    the first one that is not legal and why."""
+    seats, codes, m = _action_items(actions, d)
+    k = run_actions(r, st, seats, codes, m)
+    if k < len(actions):
+        act = actions[k]
+        require(isinstance(act, list) and len(act) in (2, 3) and isinstance(act[0], int)
+                and isinstance(act[1], str), f"action {act!r} is not [seat, verb] or "
+                "[seat, verb, argument]", d, k)
+        fail(explain(rules, r, st, act[0], act[1], act[2] if len(act) == 3 else None), d, k)
+
+
+def new_state(r) -> np.ndarray:
+    """A zeroed state with the game header of the rules array ``r``."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[ST_N] = r[R_PLAYERS]
+    st[ST_NDEALS] = r[R_DEALS]
+    st[ST_VARIANT] = r[R_VARIANT]
+    return st
+
+
 def replay_record(record) -> None:
     """Check a Wendish Schafkopf record action by action (records contract)."""
     require(isinstance(record, dict), "a record must be a JSON object")
     rules = RULEBOOK.from_dict(record.get("rules"))
     n = seats_of(rules)
     check_common(record, n)
-    variant = VARIANTS.index(rules["variant"])
-    officers = variant == V_OFFICERS
-    hand_size = VARIANT_HAND[variant]
-    deck = VARIANT_DECK[variant]
+    r = rules_array(rules)
     deals = record["deals"]
     require(len(deals) == rules["deals"], f"the record has {len(deals)} deals; the rules "
             f"play {rules['deals']}")
     total = [0] * n
     first_dealer = None
+    st = new_state(r)
     for d, deal in enumerate(deals):
-        require(isinstance(deal, dict) and all(k in deal for k in ("start", "actions", "end")),
-                "a deal needs 'start', 'actions' and 'end'", d)
-        start = deal["start"]
-        require(isinstance(start, dict), "'start' must be an object", d)
-        for key in ("dealer", "hands", "skat"):
-            require(key in start, f"start is missing '{key}'", d)
-        dealer = start["dealer"]
-        require(isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < n,
-                f"start.dealer {dealer!r} is not a seat (0 to {n - 1})", d)
+        dealer, deck = check_start(rules, deal, d, first_dealer)
         if first_dealer is None:
             first_dealer = dealer
-        want = (first_dealer + d) % n
-        require(dealer == want, f"start.dealer is {dealer}; the dealer rotates, so deal {d} "
-                f"is dealt by seat {want}", d)
-        require(isinstance(start["hands"], list) and len(start["hands"]) == n,
-                f"start.hands must hold {n} hands", d)
-        hands = [_cards(h, f"start.hands[{p}]", d) for p, h in enumerate(start["hands"])]
-        skat = _cards(start["skat"], "start.skat", d)
-        down = []
-        if officers:
-            require(isinstance(start.get("face_down"), list) and len(start["face_down"]) == 2,
-                    "start.face_down must hold 2 lists (Officers' Schafkopf)", d)
-            down = [_cards(x, f"start.face_down[{p}]", d) for p, x in
-                    enumerate(start["face_down"])]
-            for p in range(2):
-                require(len(hands[p]) == 8 and len(down[p]) == 8, f"seat {p} must have 8 "
-                        "face-up cards each on one of 8 face-down cards", d)
-        else:
-            for p in range(n):
-                require(len(hands[p]) == hand_size, f"seat {p} holds {len(hands[p])} cards; "
-                        f"the rules deal {hand_size}", d)
-        require(len(skat) == VARIANT_SKAT[variant], f"the skat holds {len(skat)} cards; the "
-                f"rules put {VARIANT_SKAT[variant]} there", d)
-        seen = [c for h in hands for c in h] + skat + [c for x in down for c in x]
-        require(len(seen) == len(set(seen)), "a card is dealt twice", d)
-        require(mask_of(seen) == deck, "the cards dealt are not exactly the deck of these "
-                "rules", d)
-        if officers:
-            st = DealState(rules, dealer, [mask_of(h) for h in hands], 0, hands, down)
-        else:
-            st = DealState(rules, dealer, [mask_of(h) for h in hands], mask_of(skat))
+        st[ST_SCORE:ST_SCORE + 4] = 0
+        st[ST_SCORE:ST_SCORE + n] = total
+        py_start_deal(r, st, d, dealer, deck)
         actions = deal["actions"]
         require(isinstance(actions, list), "'actions' must be a list", d)
-        for a, act in enumerate(actions):
-            require(isinstance(act, list) and len(act) in (2, 3) and isinstance(act[0], int)
-                    and isinstance(act[1], str), f"action {act!r} is not [seat, verb] or "
-                    "[seat, verb, argument]", d, a)
-            try:
-                st.act(act[0], act[1], act[2] if len(act) == 3 else None)
-            except Illegal as exc:
-                fail(str(exc), d, a)
-        require(st.done(), f"the deal ends before it is over (next: seat {st.to_act()}, "
-                f"{st.phase})", d)
-        end = st.end()
+        play_deal_actions(rules, r, st, actions, d)
+        require(int(st[ST_PHASE]) == P_DONE, f"the deal ends before it is over (next: seat "
+                f"{int(st[ST_TO_MOVE])}, {PHASES[int(st[ST_PHASE])]})", d)
+        end = state_end(st)
         require(_same_end(deal["end"], end), f"end is {deal['end']!r}; the rules give {end!r}",
                 d)
         total = [a + b for a, b in zip(total, end["scores"])]
