@@ -199,8 +199,9 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         write_records(game, rules, result.policies, result.seed, games, records,
                       Progress("records"))
     click.echo(format_summary(result.summary, fmt), nl=False)
-    if fairness_note(result.summary):
-        click.echo(fairness_note(result.summary), err=True)
+    note = fairness_note(result.summary, result.contract)
+    if note:
+        click.echo(note, err=True)
     played = result.games if result.played is None else result.played
     rate = played / result.wall_time if result.wall_time > 0 else float("inf")
     resumed = result.execution.get("chunks_resumed", 0)

@@ -16,6 +16,9 @@ from typing import Callable
 
 import numpy as np
 
+#: a measure's fair value is the mean over the seats (see SeatMeasure.fair)
+SEAT_MEAN = "seat_mean"
+
 
 def per_seat_columns(template: str) -> Callable:
     """A per-game reader of columns ``template.format(seat=p)`` for every seat:
@@ -41,24 +44,34 @@ class SeatMeasure:
     name: short name (``win``, ``score``); kind: ``rate`` (a share of games, its
     differences in percentage points) or ``mean`` (a mean of a number, its
     differences in the game's own ``unit``); column/low/high: where the seats
-    section of a summary holds it and its 95% interval; per_game: reads the
+    section of a summary holds it and its 95% interval (None: not in the
+    summary, only per game); per_game: reads the
     per-game, per-seat values from a ``games`` table (None: not per game);
     fair: the value every seat would have if seats made no difference (None:
-    no such value); unit: what a difference of the mean is counted in.
+    no such value; ``SEAT_MEAN``: the mean over the seats of the same run,
+    which is what every seat would have if seats did not matter, whatever share
+    of games ends without a winner); unit: what a difference of the mean is
+    counted in.
     """
 
     name: str
     kind: str
-    column: str
-    low: str
-    high: str
+    column: str | None
+    low: str | None = None
+    high: str | None = None
     per_game: Callable | None = None
-    fair: float | None = None
+    fair: float | str | None = SEAT_MEAN
     unit: str = ""
 
     @property
     def is_rate(self) -> bool:
         return self.kind == "rate"
+
+    def fair_value(self, seats) -> float | None:
+        """The fair value of this measure given a summary's seats section."""
+        if self.fair == SEAT_MEAN:
+            return float(seats[self.column].mean())
+        return self.fair
 
 
 @dataclass(frozen=True)
@@ -67,12 +80,13 @@ class Advantage:
     that fairness compares with the mean seat's rate of the same measure.
 
     metric: the rate's name in the ``game`` section; label: how reports name the
-    advantage (``first_leader_advantage``); share: the rate an average seat has,
-    from the seats section (default: the mean of the primary measure).
+    advantage (``first_leader_advantage``); measure: the seat measure whose mean
+    over the seats is what an average seat has (the baseline).
     """
 
     metric: str
     label: str
+    measure: str = "win"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .stats import atomic_write, seat_measure  # noqa: E402
+from .stats import atomic_write  # noqa: E402
 
 
 def _save(fig, path: Path) -> Path:
@@ -24,7 +24,8 @@ def _save(fig, path: Path) -> Path:
 def plot_seat_measure(result, path) -> Path:
     """Grouped bars: the per-seat measure (win rate) of every variant, with 95% intervals."""
     seats0 = result.runs[0].summary["seats"]
-    col, lo, hi, is_rate = seat_measure(seats0)
+    m = result.runs[0].contract.primary
+    col, lo, hi, is_rate = m.column, m.low, m.high, m.is_rate
     nvar = len(result.runs)
     nseat = len(seats0)
     width = 0.8 / nseat
@@ -51,8 +52,9 @@ def plot_game_metrics(result, path) -> Path:
     """One panel per game-level figure (with its interval where it has one), across variants."""
     from .games import get_game
     game = get_game(result.game)
-    frames = [game.game_metrics(r.summary) for r in result.runs]
-    metrics = [m for m in frames[0]["metric"] if m not in ("games", "matches", "deals")]
+    frames = [game.game_metrics(r.summary, r.rules) for r in result.runs]
+    counts = set(result.runs[0].contract.count_metrics)
+    metrics = [m for m in frames[0]["metric"] if m not in counts]
     ncol = min(4, max(1, len(metrics)))
     nrow = int(np.ceil(len(metrics) / ncol)) or 1
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.0 * nrow), squeeze=False)

@@ -53,6 +53,11 @@ class RunResult:
     #: how the chunks ran and, for a checkpointed run, its plan and chunk counts
     execution: dict = field(default_factory=dict)
 
+    @property
+    def contract(self):
+        """The game's declared contract under this run's rules."""
+        return get_game(self.game).contract(self.rules)
+
     def run_info(self) -> dict:
         """The ``run.json`` contents."""
         agg = self.aggregates
@@ -291,7 +296,7 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
                       for name, parts in kept.items()}
     wall = time.perf_counter() - t0
     summary = g.summarize(total, plan.rules, list(plan.policies))
-    summary["fairness"] = fairness_frame(summary)
+    summary["fairness"] = fairness_frame(summary, g.contract(plan.rules))
     execution = dict(executor.description)
     execution["chunks"] = plan.chunks
     if store is not None:

@@ -17,12 +17,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
-
 from .errors import TricksimError
 
 CONFIDENCE = 0.95
-_Z = float(_st.norm.ppf(0.5 + CONFIDENCE / 2))
+#: the normal quantile of a 95% interval, scipy.stats.norm.ppf(0.975) (tested)
+_Z = 1.959963984540054
+
+
+def _st():
+    """scipy.stats, imported on first use (it takes half a second to import)."""
+    from scipy import stats
+    return stats
 
 
 def rate_ci(k, n):
@@ -30,7 +35,7 @@ def rate_ci(k, n):
     k, n = int(k), int(n)
     if n <= 0:
         return math.nan, math.nan, math.nan
-    ci = _st.binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    ci = _st().binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
     return k / n, float(ci.low), float(ci.high)
 
 
@@ -255,78 +260,58 @@ def write_text(text: str, path):
 
 
 # ----- fairness -------------------------------------------------------------
-#: game-level rates whose fair value is known: the advantage of the first leader
-#: (Schadenfreude) or of the dealer (Schnapsen) is measured against it
-ADVANTAGE_METRICS = {
-    "first_leader_win_rate": lambda seats: 1.0 / seats,
-    "dealer_deal_win_rate": lambda seats: 0.5,
-}
-
-
 #: fewest expected wins per seat for the chi-square test of equal wins: Cochran's
 #: rule, the usual condition for the chi-square approximation, asks for an expected
 #: count of at least 5 in every cell; with fewer the test is not made
 MIN_EXPECTED_WINS = 5
 
 
-def seat_measure(seats: pd.DataFrame):
-    """The per-seat measure fairness is judged by: (column, low, high, is_rate)."""
-    if "win_rate" in seats:
-        return "win_rate", "win_low", "win_high", True
-    for col, lo, hi in (("score_per_deal", "score_low", "score_high"),
-                        ("score_mean", "score_low", "score_high")):
-        if col in seats:
-            return col, lo, hi, False
-    return None
+def fairness_frame(summary: dict, contract) -> pd.DataFrame:
+    """Fairness measures of a summary (a metric frame), by the game's declared
+    contract (``simcore.contract.GameContract``).
 
-
-def fairness_frame(summary: dict) -> pd.DataFrame:
-    """Fairness measures of a summary (a metric frame).
-
-    - ``win_rate_spread``: highest minus lowest seat win rate (or the spread of
-      the mean score per deal where a game has no per-seat wins);
+    - ``<measure>_spread``: highest minus lowest seat value of the contract's
+      primary measure (``win_rate_spread``, ``score_per_deal_spread``);
     - ``equal_wins_chi2`` / ``equal_wins_p``: chi-square test (scipy.stats.chisquare)
-      that all seats win equally often, over the games that had a winner; NaN
-      (no test) with fewer than MIN_EXPECTED_WINS wins expected per seat, as
-      :func:`fairness_note` says;
-    - ``*_advantage``: a first-leader or dealer win rate minus its fair share,
-      with its 95% Wilson interval shifted the same way.
+      that all seats win equally often, over the games that had a winner, for
+      games that count wins per seat; NaN (no test) with fewer than
+      MIN_EXPECTED_WINS wins expected per seat, as :func:`fairness_note` says;
+    - each declared advantage (first leader, dealer): that seat's rate minus the
+      mean seat's rate of the same measure, with the rate's 95% Wilson interval
+      shifted the same way.
     """
     seats = summary["seats"]
-    n = len(seats)
+    n = contract.seats
     rows = []
-    measure = seat_measure(seats)
-    if measure:
-        col, _, _, is_rate = measure
-        name = "win_rate_spread" if is_rate else f"{col}_spread"
-        rows.append((name, float(seats[col].max() - seats[col].min()), math.nan, math.nan))
-    if "wins" in seats and n > 1:
-        wins = seats["wins"].to_numpy(dtype=np.float64)
+    m = contract.primary
+    rows.append((f"{m.column}_spread", float(seats[m.column].max() - seats[m.column].min()),
+                 math.nan, math.nan))
+    if contract.wins_column and n > 1:
+        wins = seats[contract.wins_column].to_numpy(dtype=np.float64)
         if wins.sum() >= MIN_EXPECTED_WINS * n:
-            res = _st.chisquare(wins)
+            res = _st().chisquare(wins)
             chi2, p = float(res.statistic), float(res.pvalue)
         else:
             chi2 = p = math.nan
         rows.append(("equal_wins_chi2", chi2, math.nan, math.nan))
         rows.append(("equal_wins_p", p, math.nan, math.nan))
     game = summary.get("game")
-    if game is not None:
-        for metric, fair in ADVANTAGE_METRICS.items():
-            hit = game[game["metric"] == metric]
-            if len(hit):
-                v, lo, hi = hit.iloc[0][["value", "low", "high"]]
-                f = fair(n)
-                rows.append((metric.replace("_win_rate", "") + "_advantage", v - f, lo - f,
-                             hi - f))
+    for adv in contract.advantages:
+        hit = game[game["metric"] == adv.metric] if game is not None else ()
+        if len(hit):
+            v, lo, hi = hit.iloc[0][["value", "low", "high"]]
+            share = contract.measure(adv.measure).fair_value(seats)
+            rows.append((adv.label, v - share, lo - share, hi - share))
     return metric_frame(rows)
 
 
-def fairness_note(summary: dict) -> str | None:
+def fairness_note(summary: dict, contract) -> str | None:
     """Why a summary has no chi-square test of equal wins (too few wins), or None."""
     seats = summary.get("seats")
-    if seats is None or "wins" not in seats or len(seats) < 2:
+    col = contract.wins_column
+    if seats is None or col is None or col not in seats or len(seats) < 2:
         return None
-    total, n = int(seats["wins"].sum()), len(seats)
+    total, n = int(seats[col].sum()), len(seats)
     if total >= MIN_EXPECTED_WINS * n:
         return None
     return (f"no chi-square test of equal wins: {total:,} win{'s' if total != 1 else ''} "

@@ -22,7 +22,7 @@ from .games import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
-from .stats import (fairness_note, markdown_table, seat_measure, write_csv, write_parquet,
+from .stats import (fairness_note, markdown_table, write_csv, write_parquet,
                     write_text)
 
 
@@ -176,7 +176,7 @@ def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
             front[k] = book.option(k).to_text(assign[k])
         for i, (k, val) in enumerate(front.items()):
             seats.insert(i, k, val)
-        for prefix, frame in (("game_", game.game_metrics(run.summary)),
+        for prefix, frame in (("game_", game.game_metrics(run.summary, run.rules)),
                               ("fair_", run.summary.get("fairness"))):
             if frame is None:
                 continue
@@ -187,29 +187,31 @@ def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
 
 
 def fairness_line(label: str, run: RunResult) -> str:
-    """One line saying how far a variant is from seat fairness."""
+    """One line saying how far a variant is from seat fairness (rates in percent,
+    their differences in percentage points, pp)."""
     seats = run.summary["seats"]
-    measure = seat_measure(seats)
+    contract = run.contract
+    m = contract.primary
     fair = run.summary.get("fairness")
     metrics = dict(zip(fair["metric"], fair["value"])) if fair is not None else {}
-    if measure is None:
-        return f"- **{label}**: no per-seat measure"
-    col, _, _, is_rate = measure
-    lo, hi = float(seats[col].min()), float(seats[col].max())
-    if is_rate:
-        text = (f"- **{label}**: seat win rates {100 * lo:.1f}% to {100 * hi:.1f}% "
-                f"(spread {100 * (hi - lo):.1f} points)")
+    lo, hi = float(seats[m.column].min()), float(seats[m.column].max())
+    name = m.column.replace("_", " ")
+    if m.is_rate:
+        text = (f"- **{label}**: seat {name}s {100 * lo:.1f}% to {100 * hi:.1f}% "
+                f"(spread {100 * (hi - lo):.1f} pp)")
     else:
-        text = f"- **{label}**: seat {col} {lo:+.3f} to {hi:+.3f} (spread {hi - lo:.3f})"
+        text = (f"- **{label}**: seat {name} {lo:+.3f} to {hi:+.3f} (spread {hi - lo:.3f}"
+                f"{' ' + m.unit if m.unit else ''})")
     p = metrics.get("equal_wins_p")
+    note = fairness_note(run.summary, contract)
     if p is not None and not math.isnan(p):
         verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
         text += f"; chi-square test of equal wins p = {p:.3g}: {verdict}"
-    elif fairness_note(run.summary):
-        text += "; " + fairness_note(run.summary)
-    for key, value in metrics.items():
-        if key.endswith("_advantage"):
-            text += f"; {key.replace('_', ' ')} {100 * value:+.1f} points"
+    elif note:
+        text += "; " + note
+    for adv in contract.advantages:
+        if adv.label in metrics:
+            text += f"; {adv.label.replace('_', ' ')} {100 * metrics[adv.label]:+.1f} pp"
     return text
 
 
@@ -227,14 +229,12 @@ def write_sweep(result: SweepResult, out) -> list[Path]:
 
 
 def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
-    seats = result.runs[0].summary["seats"]
-    measure = seat_measure(seats)
+    contract = result.runs[0].contract
     cols = ["label", "seat", "policy"]
-    if measure:
-        cols += list(measure[:3])
-    for extra in ("score_mean", "bust_rate", "game_points_per_deal"):
-        if extra in result.table and extra not in cols:
-            cols.append(extra)
+    for m in contract.measures:
+        for col in (m.column, m.low, m.high) if m is contract.primary else (m.column,):
+            if col and col in result.table and col not in cols:
+                cols.append(col)
     lines = [f"# Sweep of {result.game}: {', '.join(result.varied)}", "",
              f"{len(result.variants)} variants × {result.games:,} games each, seed "
              f"{result.seed}, every variant on the same seeds (common random numbers).", ""]
@@ -247,7 +247,7 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
     game_rows = []
     game = get_game(result.game)
     for label, run in zip(result.labels, result.runs):
-        frame = game.game_metrics(run.summary).copy()
+        frame = game.game_metrics(run.summary, run.rules).copy()
         frame.insert(0, "variant", label)
         game_rows.append(frame)
     lines += [markdown_table(pd.concat(game_rows, ignore_index=True)), "",
@@ -279,22 +279,6 @@ def parse_rules_spec(game: str, spec: str, players=None) -> RuleSet:
                                 + ", ".join(g.rulebook.presets)
                                 + "), a rules file, nor NAME=VALUE")
     return g.build_rules(preset, rules_file, assignments, players)
-
-
-def seat_outcomes(games: pd.DataFrame, seats: int) -> dict[str, np.ndarray]:
-    """Per-game, per-seat outcomes of a games table: ``win`` (0/1) and ``score``."""
-    out = {}
-    if all(f"win_{p}" in games for p in range(seats)):
-        out["win"] = np.stack([games[f"win_{p}"].to_numpy(np.float64) for p in range(seats)], 1)
-    elif "winner" in games:
-        w = games["winner"].to_numpy()
-        out["win"] = np.stack([(w == p).astype(np.float64) for p in range(seats)], 1)
-    for prefix, name in (("score_", "score"), ("match_points_", "match_points_left")):
-        if all(f"{prefix}{p}" in games for p in range(seats)):
-            out[name] = np.stack([games[f"{prefix}{p}"].to_numpy(np.float64)
-                                  for p in range(seats)], 1)
-            break
-    return out
 
 
 @dataclass
@@ -368,8 +352,9 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     run_a = simulate(game, rules_a, policies, settings=s, progress=step(0))
     run_b = simulate(game, rules_b, policies, settings=s, progress=step(games))
     n = g.seats(rules_a)
-    a = seat_outcomes(run_a.tables["games"], n)
-    b = seat_outcomes(run_b.tables["games"], n)
+    contract = run_a.contract
+    a = contract.per_game(run_a.tables["games"])
+    b = contract.per_game(run_b.tables["games"])
     rows = []
     for measure in a:
         for p in range(n):

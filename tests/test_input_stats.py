@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from simcore import simulate
+from simcore import get_game
 from simcore.stats import MIN_EXPECTED_WINS, fairness_frame, fairness_note, mean_ci
 from simcore.sweep import MIN_PAIRED_GAMES, compare, fairness_line, paired_test, \
     parse_rules_spec
@@ -76,7 +77,7 @@ def test_few_wins_give_no_chi_square_test_and_say_why():
     run = simulate("schadenfreude", games=3, seed=1)
     fair = dict(zip(run.summary["fairness"]["metric"], run.summary["fairness"]["value"]))
     assert math.isnan(fair["equal_wins_p"]) and math.isnan(fair["equal_wins_chi2"])
-    note = fairness_note(run.summary)
+    note = fairness_note(run.summary, run.contract)
     wins = int(run.summary["seats"]["wins"].sum())
     assert note.startswith(f"no chi-square test of equal wins: {wins} wins among 4 seats")
     assert "at least 5 per seat (20 wins)" in note
@@ -87,12 +88,13 @@ def test_the_chi_square_test_starts_at_five_expected_wins_per_seat():
     def summary(wins):
         seats = pd.DataFrame({"seat": range(4), "wins": wins, "win_rate": np.array(wins) / 40})
         return {"seats": seats}
-    few = fairness_frame(summary([19, 0, 0, 0]))            # 19 < 4 * 5
-    enough = fairness_frame(summary([20, 0, 0, 0]))
+    contract = get_game("schadenfreude").contract(get_game("schadenfreude").build_rules())
+    few = fairness_frame(summary([19, 0, 0, 0]), contract)            # 19 < 4 * 5
+    enough = fairness_frame(summary([20, 0, 0, 0]), contract)
     p_few = few.set_index("metric")["value"]["equal_wins_p"]
     p_enough = enough.set_index("metric")["value"]["equal_wins_p"]
     assert math.isnan(p_few) and p_enough < 1e-6
-    assert fairness_note(summary([20, 0, 0, 0])) is None
+    assert fairness_note(summary([20, 0, 0, 0]), contract) is None
     assert MIN_EXPECTED_WINS == 5
 
 

@@ -48,7 +48,7 @@ def test_compare_against_itself_is_zero():
     res = compare("schadenfreude", rules, rules, games=1000, seed=5)
     assert (res.table["diff"] == 0).all()
     assert not res.table["significant"].any()
-    assert set(res.table["measure"]) == {"win", "score"}
+    assert set(res.table["measure"]) == {"win", "score", "bust"}
 
 
 def test_compare_finds_a_real_difference():

@@ -79,15 +79,28 @@ class Game:
         ``game`` (columns metric, value, low, high)."""
         raise NotImplementedError
 
-    def game_metrics(self, summary: dict):
+    def game_metrics(self, summary: dict, rules: RuleSet):
         """Game-level figures of a summary as one metric frame (metric, value, low,
-        high): the ``game`` section and any other metric-style section; sweeps
-        tabulate and plot these per variant."""
+        high): the sections the contract declares; sweeps tabulate and plot these
+        per variant."""
         import pandas as pd
-        parts = [frame for name, frame in summary.items()
-                 if name not in ("seats", "fairness")
-                 and list(frame.columns[:4]) == ["metric", "value", "low", "high"]]
-        return pd.concat(parts, ignore_index=True)
+        sections = self.contract(rules).metric_sections
+        return pd.concat([summary[name] for name in sections if name in summary],
+                         ignore_index=True)
+
+    def contract(self, rules: RuleSet):
+        """What generic code (fairness, sweeps, comparisons, plots) needs from the
+        game under ``rules``: a ``simcore.contract.GameContract``."""
+        raise NotImplementedError
+
+    def engine(self, rules: RuleSet):
+        """The per-decision Python API under ``rules`` (see ``simcore.engine``)."""
+        raise NotImplementedError
+
+    def records(self, rules: RuleSet, policies: list[str], policy_ids: np.ndarray, seed: int,
+                start: int, count: int) -> list[dict]:
+        """The records of games ``start .. start+count-1`` of run ``seed``."""
+        raise NotImplementedError
 
     def frames(self, chunk: dict, rules: RuleSet, policies: list[str]) -> dict:
         """Chunk tables as pandas frames (``games`` and any extra table)."""

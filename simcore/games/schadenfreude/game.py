@@ -114,6 +114,11 @@ class Schadenfreude(Game):
         from .records import replay_record
         replay_record(record)
 
+    def contract(self, rules):
+        """What generic code needs from this game under ``rules`` (contract.py)."""
+        from .contract import contract
+        return contract(rules)
+
     def engine(self, rules):
         """The per-decision Python API (api.Engine) for ``rules``."""
         from .api import Engine

@@ -170,6 +170,11 @@ class Schnapsen(Game):
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]
 
+    def contract(self, rules):
+        """What generic code needs from this game under ``rules`` (contract.py)."""
+        from .contract import contract
+        return contract(rules)
+
     def engine(self, rules):
         """The per-decision Python API (api.Engine) under ``rules``."""
         from .api import Engine

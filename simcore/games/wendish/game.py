@@ -135,7 +135,7 @@ class Wendish(Game):
                          "card_points_low": cplo, "card_points_high": cphi})
         return {"seats": seats, "game": game, "contracts": pd.DataFrame(crow)}
 
-    def game_metrics(self, summary):
+    def game_metrics(self, summary, rules=None):
         """The game section plus, per contract, its share of deals and the
         declaring side's win rate (with their intervals)."""
         rows = [tuple(r) for r in summary["game"].itertuples(index=False)]
@@ -166,6 +166,11 @@ class Wendish(Game):
             else:
                 ddata[key] = col
         return {"games": pd.DataFrame(data), "deals": pd.DataFrame(ddata)}
+
+    def contract(self, rules):
+        """What generic code needs from this game under ``rules`` (contract.py)."""
+        from .contract import contract
+        return contract(rules)
 
     def engine(self, rules):
         """The per-decision Python API (api.Engine) for ``rules``."""
