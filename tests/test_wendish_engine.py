@@ -96,6 +96,11 @@ def _check_position(eng, rules, st):
         assert total & m == 0, "a card in two places"
         total |= m
     assert total == deck, "a card in no place"
+    by = [int(st[E.ST_PLAYED_BY + p]) for p in range(n)]
+    assert sum(by) == played and all(a & b == 0 for i, a in enumerate(by) for b in by[i + 1:])
+    if variant != E.V_OFFICERS:
+        for p in range(n):
+            assert hands[p] & int(st[E.ST_VOID + p]) == 0, "a card of a suit not followed"
     seat = eng.to_move(st)
     legal = eng.legal(st)
     assert legal == sorted(legal) and legal

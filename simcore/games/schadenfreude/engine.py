@@ -60,7 +60,7 @@ S_FOLLOW = 15        # rank mask (bit value + 3) of the trick's followers
 S_RANK_POS = 16      # trick position of each follower rank (3 bits at 3 * rank)
 S_OFFSUIT = 17       # the trick's cards that did not follow (card mask)
 S_PLAYED = 18        # every card played this round (card mask)
-S_TRICK = 19                      # + i: card at trick position i, -1 not yet played
+S_TRICK = 19                      # + i: card at trick position i (i < S_TRICK_POS)
 S_HAND = S_TRICK + MAX_SEATS      # + p: seat p's hand (card mask)
 S_PILE = S_HAND + MAX_SEATS       # + p: seat p's score pile (card mask, after cancelling)
 S_POINTS = S_PILE + MAX_SEATS     # + p: seat p's round points
@@ -453,14 +453,17 @@ def apply_action(r, st, a):
     w = st[S_TRICK_LEADER] + wpos
     if w >= n:
         w -= n
-    taken = np.uint64(st[S_OFFSUIT]) | (U1 << np.uint64(st[S_TRICK + wpos]))
+    offsuit = np.uint64(st[S_OFFSUIT])
     cancel = r[R_CANCEL] != 0
     pile = np.uint64(st[S_PILE + w])
     pts = st[S_POINTS + w]
-    for i in range(n):
-        c = st[S_TRICK + i]
-        pile, pts = collect(pile, pts, c, (taken >> np.uint64(c)) & U1, cancel)
-        st[S_TRICK + i] = -1
+    if offsuit == U0:      # everyone followed: the winner takes only their own card
+        pile, pts = collect(pile, pts, st[S_TRICK + wpos], True, cancel)
+    else:                  # collected in play order (which card of a pair stays)
+        taken = offsuit | (U1 << np.uint64(st[S_TRICK + wpos]))
+        for i in range(n):
+            c = st[S_TRICK + i]
+            pile, pts = collect(pile, pts, c, (taken >> np.uint64(c)) & U1, cancel)
     st[S_PILE + w] = np.int64(pile)
     st[S_POINTS + w] = pts
     st[S_TRICK_LEADER] = w
@@ -516,15 +519,15 @@ def observe(r, st, seat, out):
     out[O_RANK_POS] = st[S_RANK_POS]
     out[O_OFFSUIT] = st[S_OFFSUIT]
     out[O_BUST] = st[S_BUST]
+    pos = st[S_TRICK_POS]
     for p in range(MAX_SEATS):
+        out[O_TRICK + p] = st[S_TRICK + p] if p < pos else -1
         if p < n:
-            out[O_TRICK + p] = st[S_TRICK + p]
             out[O_HELD + p] = popcount(np.uint64(st[S_HAND + p]))
             out[O_PILE + p] = st[S_PILE + p]
             out[O_POINTS + p] = st[S_POINTS + p]
             out[O_SCORE + p] = st[S_SCORE + p]
         else:
-            out[O_TRICK + p] = -1
             out[O_HELD + p] = 0
             out[O_PILE + p] = 0
             out[O_POINTS + p] = 0

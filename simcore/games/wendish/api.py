@@ -25,9 +25,10 @@ from .cards import SUITS, V_OFFICERS, VARIANT_DECK, VARIANTS, mask_cards
 from .engine import (CONTRACTS, MAX_LEGAL, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
                      O_COUNT, O_COVERED, O_DEAL, O_DEALER, O_DECLARER, O_DISCARDS,
                      O_FIRST_TRICK, O_HAND, O_LEADER, O_LUST_N, O_NDISCARDS, O_PHASE, O_PLAYED,
-                     O_POINTS, O_QC_BY, O_QS_BY, O_SCORES, O_SKAT, O_TAKER, O_TEAM0,
-                     O_TEAMS_KNOWN, O_TO_MOVE, O_TRICK, O_TRICK_N, O_TRICK_PTS, O_TRICKS,
-                     O_TRICKS_DONE, O_TRUMP, O_UP, O_WIN_CARD, O_WIN_SEAT, P_DONE, PHASES,
+                     O_PLAYED_BY, O_POINTS, O_QC_BY, O_QS_BY, O_SCORES, O_SKAT, O_TAKER,
+                     O_TEAM0, O_TEAMS_KNOWN, O_TO_MOVE, O_TRICK, O_TRICK_N, O_TRICK_PTS,
+                     O_TRICKS, O_TRICKS_DONE, O_TRUMP, O_UP, O_VOID, O_WIN_CARD, O_WIN_SEAT,
+                     P_DONE, PHASES,
                      STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_NDEALS, ST_PHASE, ST_RNG,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
@@ -231,6 +232,8 @@ class Engine:
             "points": [int(x) for x in o[O_POINTS:O_POINTS + n]],
             "tricks": [int(x) for x in o[O_TRICKS:O_TRICKS + n]],
             "scores": [int(x) for x in o[O_SCORES:O_SCORES + n]],
+            "played_by": [_names(o[O_PLAYED_BY + p]) for p in range(n)],
+            "known_void": [_names(o[O_VOID + p]) for p in range(n)],
         }
         if self.variant == V_OFFICERS:
             v["face_up"] = [_names(o[O_UP + p]) for p in range(2)]

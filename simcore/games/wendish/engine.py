@@ -62,6 +62,11 @@ the deal's result (valid in ``P_DONE``)
 ``ST_WINNER``         0 or 1 (index into the teams), -1 a drawn Officers' game
 ``ST_SCHNEIDER``/``ST_SCHWARZ``  whether the losers were
 ``ST_DELTA`` +p       seat p's score change
+public knowledge
+``ST_PLAYED_BY`` +p   the cards seat p has played this deal
+``ST_VOID`` +p        cards seat p is known not to hold: every card of a led suit
+                      (trumps one suit) it did not follow (not kept in Officers,
+                      where a face-down card can turn up later)
 ====================  =======================================================
 
 Actions: one int each, decoded only here (``encode``/``decode`` tables below);
@@ -164,7 +169,9 @@ ST_NTR = 57
 ST_UNDER = 61
 (ST_CP0, ST_TRICKS0, ST_WINNER, ST_SCHNEIDER, ST_SCHWARZ) = range(65, 70)
 ST_DELTA = 70
-STATE_SIZE = 74
+ST_PLAYED_BY = 74
+ST_VOID = 78
+STATE_SIZE = 82
 
 # ----- observation layout
 (O_SEAT, O_N, O_VARIANT, O_DEAL, O_DEALER, O_PHASE, O_TO_MOVE, O_HAND, O_SKAT, O_TAKER,
@@ -179,7 +186,9 @@ O_COVERED = 40
 O_POINTS = 41
 O_TRICKS = 45
 O_SCORES = 49
-OBS_SIZE = 53
+O_PLAYED_BY = 53
+O_VOID = 57
+OBS_SIZE = 61
 
 _VDECK = np.array(VARIANT_DECK, dtype=np.uint64)
 _VHAND = np.array(VARIANT_HAND, dtype=np.int64)
@@ -543,10 +552,17 @@ def _play(r, st, c):
     bit = _bit(c)
     st[ST_HAND + p] = np.int64(np.uint64(st[ST_HAND + p]) ^ bit)
     st[ST_PLAYED] = np.int64(np.uint64(st[ST_PLAYED]) | bit)
+    st[ST_PLAYED_BY + p] = np.int64(np.uint64(st[ST_PLAYED_BY + p]) | bit)
     if st[ST_VARIANT] == V_OFFICERS:
         u = under_card(st, c)
         if u >= 0:
             st[ST_HAND + p] = np.int64(np.uint64(st[ST_HAND + p]) | _bit(u))
+    else:
+        # not following the led suit shows a void in it (branch-free: the follow
+        # mask is all ones while leading, so a lead never counts)
+        fm = np.uint64(st[ST_FMASK])
+        shown = fm & (U0 - np.uint64((bit & fm) == U0))
+        st[ST_VOID + p] = np.int64(np.uint64(st[ST_VOID + p]) | shown)
     i = st[ST_TRICK_N]
     st[ST_TRICK + i] = c
     st[ST_TRICK_PTS] += CARD_POINTS[c]
@@ -666,7 +682,8 @@ def called_column(st):
 # ST_DEALER ST_FOREHAND ST_TAKER ST_LUST_N ST_TRUMP ST_CALLED ST_FIRST_TRICK
 # ST_TEAMS_PUBLIC ST_CBIT ST_TMASK ST_PLAYED ST_QC_BY ST_QS_BY ST_CALLED_BY ST_LEADER
 # ST_TRICK_N ST_TRICK ST_FMASK ST_ELIG ST_WIN_SEAT ST_WIN_POW ST_WIN_CARD
-# ST_TRICK_PTS ST_TRICKS_DONE ST_NTRICKS ST_PTS ST_NTR ST_SCORE, and the hand sizes.
+# ST_TRICK_PTS ST_TRICKS_DONE ST_NTRICKS ST_PTS ST_NTR ST_SCORE ST_PLAYED_BY ST_VOID,
+# and the hand sizes.
 # Everything else is read for one seat through the accessors below, which give
 # that seat's view; ``observe`` writes them all and the policies call them.
 @njit(cache=True, inline="always")
@@ -795,7 +812,11 @@ def observe(r, st, seat, out):
             out[O_POINTS + p] = st[ST_PTS + p]
             out[O_TRICKS + p] = st[ST_NTR + p]
             out[O_SCORES + p] = st[ST_SCORE + p]
+            out[O_PLAYED_BY + p] = st[ST_PLAYED_BY + p]
+            out[O_VOID + p] = st[ST_VOID + p]
         else:
+            out[O_PLAYED_BY + p] = 0
+            out[O_VOID + p] = 0
             out[O_COUNT + p] = 0
             out[O_POINTS + p] = 0
             out[O_TRICKS + p] = 0
