@@ -26,6 +26,8 @@ from .settings import UNSET, RunSettings, settings_from
 from .stats import add_sums, fairness_frame
 
 DEFAULT_CHUNK = 1 << 16
+#: games per block of records written at once
+RECORD_BLOCK = 4096
 #: the largest chunk: its tables are held in memory while it is played
 MAX_CHUNK = 1 << 24
 MAX_SEED = 2**63 - 1
@@ -338,18 +340,21 @@ def write_run(result: RunResult, out: Path) -> list[Path]:
 
 def write_records(game: str, rules: RuleSet, policies, seed: int, games: int, path,
                   progress: Callable[[int, int], None] | None = None) -> int:
-    """Write the records of games 0..games-1 of run ``seed`` as JSON Lines (atomically)."""
+    """Write the records of games 0..games-1 of run ``seed`` as JSON Lines (atomically).
+
+    Blocks of games are played by the game's logging kernels in parallel and
+    turned into JSON text in bulk (``Game.records_jsonl``)."""
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
     from .stats import atomic_write
 
     def write(tmp):
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for index in range(games):
-                rec = g.record(rules, names, ids, seed, index)
-                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                if progress and (index + 1) % 1000 == 0:
-                    progress(index + 1, games)
+        with open(tmp, "wb") as fh:
+            for start in range(0, games, RECORD_BLOCK):
+                count = min(RECORD_BLOCK, games - start)
+                fh.write(g.records_jsonl(rules, names, ids, seed, start, count))
+                if progress:
+                    progress(start + count, games)
 
     atomic_write(Path(path), write)
     return games

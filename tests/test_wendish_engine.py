@@ -367,5 +367,5 @@ def test_jsonl_text_is_the_dumped_records(preset):
     for mix in MIXES:
         names_, ids = GAME.policy_ids(policies(mix, eng.n), rules)
         recs = GAME.records(rules, names_, ids, 9, 100, 40)
-        assert GAME.records_jsonl(rules, names_, ids, 9, 100, 40) == [
-            json.dumps(r, separators=(",", ":")) for r in recs]
+        assert GAME.records_jsonl(rules, names_, ids, 9, 100, 40) == "".join(
+            json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()

@@ -102,6 +102,12 @@ class Game:
         """The records of games ``start .. start+count-1`` of run ``seed``."""
         raise NotImplementedError
 
+    def records_jsonl(self, rules: RuleSet, policies: list[str], policy_ids: np.ndarray,
+                      seed: int, start: int, count: int) -> bytes:
+        """The same records as JSON Lines: UTF-8 bytes, one compact line per record
+        (``json.dumps(record, separators=(",", ":"))``), each ending in a newline."""
+        raise NotImplementedError
+
     def frames(self, chunk: dict, rules: RuleSet, policies: list[str]) -> dict:
         """Chunk tables as pandas frames (``games`` and any extra table)."""
         raise NotImplementedError

@@ -182,12 +182,13 @@ class Wendish(Game):
         from .records import build_records
         return build_records(rules, policies, policy_ids, seed, start, count)
 
-    def records_jsonl(self, rules, policies, policy_ids, seed, start, count):
-        """``records`` as JSON Lines text (one compact line per record, no newline),
-        equal to ``json.dumps(record, separators=(",", ":"))`` and several times
-        faster to produce."""
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count) -> bytes:
+        """``records`` as JSON Lines (UTF-8 bytes, one compact line per record, each
+        ending in a newline), every line equal to ``json.dumps(record,
+        separators=(",", ":"))`` and several times faster to produce."""
         from .records import build_jsonl
-        return build_jsonl(rules, policies, policy_ids, seed, start, count)
+        lines = build_jsonl(rules, policies, policy_ids, seed, start, count)
+        return "".join(line + "\n" for line in lines).encode("utf-8")
 
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]
