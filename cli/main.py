@@ -296,9 +296,12 @@ def rules(game, preset, players):
     Example:
       tricksim rules schadenfreude --preset summary-de
     """
-    g = get_game(game)
-    rs = g.build_rules(preset, players=players)
-    book = g.rulebook
+    from simcore.games import get_rulebook
+    book = get_rulebook(game)
+    if players is not None and "players" not in book.options:
+        rs = get_game(game).build_rules(preset, players=players)    # checks the seat count
+    else:
+        rs = book.build(preset, overrides={"players": players} if players is not None else None)
     click.echo(f"{game}: preset '{preset or book.default_preset}'; presets: "
                + ", ".join(book.presets))
     rows = [(name, opt.to_text(rs[name]), opt.allowed(), opt.doc)

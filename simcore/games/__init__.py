@@ -1,4 +1,7 @@
-"""The game registry: a new game is a subpackage plus one line here."""
+"""The game registry: a new game is a subpackage plus one line here.
+
+Every game subpackage has ``rules.py`` (its ``RULEBOOK``) and exposes ``GAME``
+(a ``simcore.games.base.Game``)."""
 from importlib import import_module
 
 from ..errors import TricksimError
@@ -15,6 +18,14 @@ def get_game(name: str):
     if name not in REGISTRY:
         raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
     return import_module(REGISTRY[name]).GAME
+
+
+def get_rulebook(name: str):
+    """A game's rule options and presets (``<game>/rules.py``'s RULEBOOK) without
+    importing its kernels: what ``tricksim rules`` needs, in a fraction of a second."""
+    if name not in REGISTRY:
+        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
+    return import_module(REGISTRY[name] + ".rules").RULEBOOK
 
 
 def game_names():
