@@ -27,6 +27,56 @@ from .games import get_game
 from .options import RuleSet
 
 
+class EngineBase:
+    """What every game's ``Engine`` shares: playing a whole game through its own
+    per-decision calls (``new``, ``choose``, ``apply``, ...) into a record.
+
+    A subclass sets ``game`` (its registry name), ``rules``, ``seats`` and
+    ``policies`` (the policy names ``choose`` knows) and provides the calls.
+    """
+
+    game: str = ""
+    seats: int = 0
+    policies: tuple[str, ...] = ()
+
+    def policy_list(self, policies) -> list[str]:
+        """One policy name per seat (one name means every seat); ValueError names
+        what is wrong."""
+        names = [policies] if isinstance(policies, str) else list(policies)
+        if len(names) == 1:
+            names = names * self.seats
+        if len(names) != self.seats:
+            raise ValueError(f"{len(names)} policies for {self.seats} seats; give one name "
+                             f"or {self.seats}")
+        for p in names:
+            if p not in self.policies:
+                raise ValueError(f"unknown policy '{p}'; policies: " + ", ".join(self.policies))
+        return names
+
+    def play(self, seed: int, index: int, policies) -> dict:
+        """Game ``index`` of run ``seed`` played through these calls, as a record
+        (the records contract); equal to the batch run's record of that game."""
+        names = self.policy_list(policies)
+        st = self.new(seed, index)
+        deals = []
+        while True:
+            start = self.deal_start(st)
+            actions = []
+            while not self.deal_over(st):
+                a = self.choose(names[self.to_move(st)], st)
+                item = self.action_to_record(st, a)
+                if item is not None:          # an action a record leaves implicit
+                    actions.append(item)
+                self.apply(st, a)
+            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
+            if self.game_over(st):
+                break
+            self.next_deal(st)
+        return {"game": self.game, "rules": self.rules.to_dict(), "seed": int(seed),
+                "index": int(index), "policies": names, "deals": deals,
+                "result": self.result(st)}
+
+
 def engine(game: str, rules: RuleSet | None = None, **options):
     """The per-decision engine of ``game`` under ``rules`` (default: the game's
     default preset; ``options`` as ``NAME=VALUE`` overrides of it, e.g.

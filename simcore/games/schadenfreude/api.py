@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine import EngineBase
 from ...errors import RulesError
 from .cards import SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
 from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSUIT, O_PILE,
@@ -35,15 +36,17 @@ from .rules import R_DECK, RULEBOOK, rules_array
 _STATUS = ("playing", "round_over", "game_over")
 
 
-class Engine:
+class Engine(EngineBase):
     """Schadenfreude under one rule set, stepped one action at a time."""
 
     game = "schadenfreude"
+    policies = POLICIES
 
     def __init__(self, rules):
         self.rules = rules
         self.r = rules_array(rules)
         self.players = rules["players"]
+        self.seats = self.players
         self.hand_size = rules["hand_size"]
         self.policies = POLICIES
         self._acts = np.empty(50, dtype=np.int64)
@@ -229,31 +232,6 @@ class Engine:
     def result(self, st) -> dict:
         """The finished game's ``result`` as in records."""
         return result_of(st, self.players)
-
-    def play(self, seed: int, index: int, policies) -> dict:
-        """Game ``index`` of run ``seed`` played through this API, as a record."""
-        policies = list(policies)
-        if len(policies) == 1:
-            policies = policies * self.players
-        if len(policies) != self.players or any(p not in POLICIES for p in policies):
-            raise RulesError(f"policies {policies} do not name one of "
-                             f"{', '.join(POLICIES)} for each of {self.players} seats")
-        st = self.new(seed, index)
-        deals = []
-        while True:
-            start = self.deal_start(st)
-            actions = []
-            while not self.deal_over(st):
-                a = self.choose(policies[self.to_move(st)], st)
-                actions.append(self.action_to_record(st, a))
-                self.apply(st, a)
-            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
-            if self.game_over(st):
-                break
-            self.next_deal(st)
-        return {"game": "schadenfreude", "rules": self.rules.to_dict(), "seed": int(seed),
-                "index": int(index), "policies": policies, "deals": deals,
-                "result": self.result(st)}
 
 
 def _names(mask) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine import EngineBase
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS, card_name
 from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE,
@@ -115,8 +116,12 @@ def why_illegal(rules, st, seat, verb, arg) -> str:
     return f"'{verb}' is not allowed here"          # pragma: no cover
 
 
-class Engine:
+class Engine(EngineBase):
     """Schnapsen one decision at a time under ``rules`` (a RuleSet)."""
+
+    game = "schnapsen"
+    seats = 2
+    policies = POLICIES
 
     def __init__(self, rules):
         self.rules = rules
@@ -268,6 +273,10 @@ class Engine:
         """An action in words, e.g. ``play QH``."""
         return describe_code(int(action))
 
+    def deal_start(self, state) -> dict:
+        """The current deal's ``start`` as in records."""
+        return deal_start_of(state)
+
     def deal_end(self, state) -> dict:
         """The scored deal's ``end`` object."""
         if not k_deal_over(state):
@@ -280,29 +289,4 @@ class Engine:
             raise ValueError("the match is not over")
         left = [int(state[S_MATCH]), int(state[S_MATCH + 1])]
         return {"winner": 0 if left[0] <= 0 else 1, "match_points": left}
-
-    def play(self, seed: int, index: int, policies) -> dict:
-        """Match ``index`` of run ``seed`` played through these calls, as a record."""
-        policies = list(policies)
-        for p in policies:
-            if p not in POLICIES:
-                raise ValueError(f"unknown policy '{p}'; policies: " + ", ".join(POLICIES))
-        st = self.new(seed, index)
-        deals = []
-        while True:
-            start = deal_start_of(st)
-            actions = []
-            while not self.deal_over(st):
-                a = self.choose(policies[self.to_move(st)], st)
-                item = self.action_to_record(st, a)
-                if item is not None:
-                    actions.append(item)
-                self.apply(st, a)
-            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
-            if self.game_over(st):
-                break
-            self.next_deal(st)
-        return {"game": "schnapsen", "rules": self.rules.to_dict(), "seed": int(seed),
-                "index": int(index), "policies": policies, "deals": deals,
-                "result": self.result(st)}
 

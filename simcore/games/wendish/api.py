@@ -20,6 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ...bits import game_stream
+from ...engine import EngineBase
 from ...options import RuleSet
 from .cards import SUITS, V_OFFICERS, VARIANT_DECK, VARIANTS, mask_cards
 from .engine import (CONTRACTS, MAX_LEGAL, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
@@ -46,8 +47,11 @@ def _names(mask):
     return [CARD_NAMES[c] for c in mask_cards(int(mask))]
 
 
-class Engine:
+class Engine(EngineBase):
     """Wendish Schafkopf under one rule set, one decision at a time."""
+
+    game = "wendish"
+    policies = POLICIES
 
     def __init__(self, rules=None):
         if rules is None:
@@ -57,6 +61,7 @@ class Engine:
         self.rules = rules
         self.r = rules_array(rules)
         self.n = seats_of(rules)
+        self.seats = self.n
         self.variant = VARIANTS.index(rules["variant"])
         self.ncards = bin(VARIANT_DECK[self.variant]).count("1")
         self._buf = np.zeros(MAX_LEGAL, dtype=np.int64)
@@ -261,26 +266,4 @@ class Engine:
         return {"scores": [int(x) for x in state[ST_SCORE:ST_SCORE + self.n]]}
 
     # ----- a whole game
-    def play(self, seed: int, index: int, policies) -> dict:
-        """Game ``index`` of run ``seed`` played through these calls, as a record."""
-        names = [policies] if isinstance(policies, str) else list(policies)
-        if len(names) == 1:
-            names = names * self.n
-        if len(names) != self.n:
-            raise ValueError(f"{len(names)} policies for {self.n} seats")
-        st = self.new(seed, index)
-        deals = []
-        while True:
-            start = self._start(st)
-            actions = []
-            while not self.deal_over(st):
-                a = self.choose(names[self.to_move(st)], st)
-                actions.append(self.action_to_record(st, a))
-                self.apply(st, a)
-            deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
-            if self.game_over(st):
-                break
-            self.next_deal(st)
-        return {"game": "wendish", "rules": self.rules.to_dict(), "seed": int(seed),
-                "index": int(index), "policies": names, "deals": deals,
-                "result": self.result(st)}
+
