@@ -7,6 +7,10 @@ For every case (game, rules, policies) and thread count it times
 - ``kernel``: the game's ``run_chunk`` called in-process on one chunk of
   ``--games`` games (the numba batch loop plus the chunk's tables), after a
   warm-up call that compiles or loads the cache;
+- ``summary kernel``: the chunk path of a summary-only run, in-process on one
+  chunk: ``run_chunk(..., summary_only=True)`` (the kernels sum the chunk's
+  aggregates, no tables) and ``aggregate``; in a revision without that path,
+  the tables and then ``aggregate`` (what its summary-only runs did);
 - ``cli``: the games per second that ``tricksim simulate ... --summary-only``
   reports in its ``run.json`` (compile and start-up excluded by the runner) and
   the wall time of the whole command as a subprocess (start-up included).
@@ -15,7 +19,8 @@ With ``--baseline REV`` every measurement is also made on revision REV (checked
 out into a temporary git worktree, run by the same interpreter with that tree
 first on ``sys.path``, numba cache of its own), alternating old and new runs so
 that a noisy machine disturbs both alike. Medians of ``--repeats`` runs; the
-ratios new/old are computed from medians of the same sitting.
+ratios new/old, CLI over summary kernel and 2 threads over 1 are computed from
+medians of the same sitting.
 
     python benchmarks/bench_end_to_end.py [--games N] [--repeats R] [--baseline REV]
 
@@ -77,7 +82,16 @@ names, ids = g.policy_ids(policies, rules)
 g.run_chunk(rules, ids, seed, 0, 200)        # compile or load the cache
 t = time.perf_counter()
 g.run_chunk(rules, ids, seed, 0, games)
-print(games / (time.perf_counter() - t))
+tables = games / (time.perf_counter() - t)
+try:                                          # the summary-only chunk path, where it exists
+    g.aggregate(g.run_chunk(rules, ids, seed, 0, 200, summary_only=True), rules)
+    t = time.perf_counter()
+    g.aggregate(g.run_chunk(rules, ids, seed, 0, games, summary_only=True), rules)
+except TypeError:                             # an older revision: tables, then aggregate
+    g.aggregate(g.run_chunk(rules, ids, seed, 0, 200), rules)
+    t = time.perf_counter()
+    g.aggregate(g.run_chunk(rules, ids, seed, 0, games), rules)
+print(tables, games / (time.perf_counter() - t))
 """
 
 
@@ -90,14 +104,17 @@ def tree_env(tree: Path) -> dict:
 
 
 def time_kernel(tree: Path, game: str, args: list[str], threads: int, games: int,
-                seed: int) -> float:
-    """Games per second of ``run_chunk`` in ``tree``."""
+                seed: int) -> tuple[float, float]:
+    """Games per second in ``tree`` of ``run_chunk`` building the chunk's tables, and of
+    the chunk path a summary-only run takes (``run_chunk(..., summary_only=True)`` and
+    ``aggregate``; tables then ``aggregate`` in a revision without that path)."""
     out = subprocess.run([sys.executable, "-c", KERNEL_SCRIPT, game, str(threads), str(games),
                           str(seed), *args], cwd=tree, env=tree_env(tree), capture_output=True,
                          text=True, timeout=3600)
     if out.returncode != 0:
         raise SystemExit(f"kernel run failed in {tree}: {out.stderr.strip()[-2000:]}")
-    return float(out.stdout.strip().splitlines()[-1])
+    tables, summary = out.stdout.strip().splitlines()[-1].split()
+    return float(tables), float(summary)
 
 
 def time_cli(tree: Path, game: str, args: list[str], threads: int, games: int,
@@ -127,31 +144,55 @@ def measure(trees: dict[str, Path], games: int, repeats: int, threads_list, case
             # warm-up: compile or load each tree's cache outside the timed runs
             for tree in trees.values():
                 time_cli(tree, game, args, threads, 1000, 0)
-            samples = {name: {"kernel": [], "cli": [], "wall": []} for name in trees}
+            samples = {name: {"kernel": [], "summary_kernel": [], "cli": [], "wall": []}
+                       for name in trees}
             for r in range(repeats):
                 for name, tree in trees.items():
-                    samples[name]["kernel"].append(time_kernel(tree, game, args, threads, n,
-                                                               1 + r))
+                    tables, summary = time_kernel(tree, game, args, threads, n, 1 + r)
+                    samples[name]["kernel"].append(tables)
+                    samples[name]["summary_kernel"].append(summary)
                     rate, wall = time_cli(tree, game, args, threads, n, 1 + r)
                     samples[name]["cli"].append(rate)
                     samples[name]["wall"].append(wall)
             row = {"case": label, "game": game, "args": args, "threads": threads,
                    "games": n, "repeats": repeats}
             for name, s in samples.items():
-                row[name] = {"kernel_games_per_s": round(statistics.median(s["kernel"]), 1),
-                             "cli_games_per_s": round(statistics.median(s["cli"]), 1),
-                             "cli_wall_s": round(statistics.median(s["wall"]), 3),
-                             "cli_over_kernel": round(statistics.median(s["cli"])
-                                                      / statistics.median(s["kernel"]), 3),
+                med = {k: statistics.median(v) for k, v in s.items()}
+                row[name] = {"kernel_games_per_s": round(med["kernel"], 1),
+                             "summary_kernel_games_per_s": round(med["summary_kernel"], 1),
+                             "cli_games_per_s": round(med["cli"], 1),
+                             "cli_wall_s": round(med["wall"], 3),
+                             "cli_over_kernel": round(med["cli"] / med["kernel"], 3),
+                             "cli_over_summary_kernel": round(med["cli"]
+                                                              / med["summary_kernel"], 3),
                              "samples": s}
             if "old" in row:
-                row["new_over_old_kernel"] = round(row["new"]["kernel_games_per_s"]
-                                                   / row["old"]["kernel_games_per_s"], 3)
-                row["new_over_old_cli"] = round(row["new"]["cli_games_per_s"]
-                                                / row["old"]["cli_games_per_s"], 3)
+                for key in ("kernel", "summary_kernel", "cli"):
+                    row[f"new_over_old_{key}"] = round(row["new"][f"{key}_games_per_s"]
+                                                       / row["old"][f"{key}_games_per_s"], 3)
             rows.append(row)
             print(summary_line(row), flush=True)
+    _add_thread_scaling(rows, trees)
     return rows
+
+
+def _add_thread_scaling(rows: list, trees) -> None:
+    """For every case measured on 1 and on 2+ threads: each tree's rates on t threads
+    over its rates on 1 thread, from the same sitting."""
+    ones = {r["case"]: r for r in rows if r["threads"] == 1}
+    for row in rows:
+        one = ones.get(row["case"])
+        if one is None or row["threads"] == 1:
+            continue
+        for name in trees:
+            row[name]["speedup_over_1_thread"] = {
+                key: round(row[name][f"{key}_games_per_s"] / one[name][f"{key}_games_per_s"],
+                           3) for key in ("kernel", "summary_kernel", "cli")}
+        print(f"{row['case']:<34} {row['threads']}t over 1t: " + "  ".join(
+            f"{name}: kernel {row[name]['speedup_over_1_thread']['kernel']:.2f}x "
+            f"summary kernel {row[name]['speedup_over_1_thread']['summary_kernel']:.2f}x "
+            f"cli {row[name]['speedup_over_1_thread']['cli']:.2f}x" for name in trees),
+            flush=True)
 
 
 def summary_line(row: dict) -> str:
@@ -159,10 +200,12 @@ def summary_line(row: dict) -> str:
     for name in ("old", "new"):
         if name in row:
             r = row[name]
-            parts.append(f"{name}: kernel {r['kernel_games_per_s']:>11,.0f} cli "
-                         f"{r['cli_games_per_s']:>11,.0f} games/s ({r['cli_over_kernel']:.2f})")
+            parts.append(f"{name}: tables kernel {r['kernel_games_per_s']:>10,.0f} summary "
+                         f"kernel {r['summary_kernel_games_per_s']:>10,.0f} cli "
+                         f"{r['cli_games_per_s']:>10,.0f} games/s (cli/summary kernel "
+                         f"{r['cli_over_summary_kernel']:.2f})")
     if "new_over_old_cli" in row:
-        parts.append(f"new/old kernel {row['new_over_old_kernel']:.2f} "
+        parts.append(f"new/old summary kernel {row['new_over_old_summary_kernel']:.2f} "
                      f"cli {row['new_over_old_cli']:.2f}")
     return "  ".join(parts)
 

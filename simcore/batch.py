@@ -318,7 +318,8 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
         rules = g.build_rules(o.get("preset"), o.get("rules"), o.get("set", ()),
                               o.get("players"))
         if executor.description.get("executor") != "dask":
-            g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1)   # compile
+            g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1,   # compile
+                        summary_only=s.summary_only)
         simulate(run.game, rules, policies, settings=s, progress=progress, out=folder,
                  executor=executor)
     else:

@@ -73,7 +73,8 @@ def play_chunk(game: str, rules_state, policies, seed: int, start: int, count: i
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
     try:
-        part = g.run_chunk(rules, ids, seed, start, count)
+        # summary-only: the kernels sum the aggregates themselves (no tables built)
+        part = g.run_chunk(rules, ids, seed, start, count, summary_only=summary_only)
     finally:
         numba.set_num_threads(previous)
     agg = g.aggregate(part, rules)

@@ -174,7 +174,8 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
         return _run_chunked(plan, executor, threads, out, s.resume, progress)
     with open_executor(s.replace(threads=threads), client) as ex:
         if ex.description.get("executor") != "dask":
-            g.run_chunk(rules, ids, seed, 0, 1)  # compile (or load the cache) before the clock
+            # compile (or load the cache of) the kernel this run plays, before the clock
+            g.run_chunk(rules, ids, seed, 0, 1, summary_only=plan.summary_only)
         return _run_chunked(plan, ex, threads, out, s.resume, progress)
 
 

@@ -10,6 +10,15 @@ per-seat values).  ``games`` has one row per game, in index order; a game
 may add others (Schnapsen: ``deals``).  ``aggregate`` reduces a chunk to
 additive sums (numbers or numpy arrays) so that a run's summary needs
 constant memory; ``summarize`` turns the summed aggregates into frames.
+
+Summary-only chunks: ``run_chunk(..., summary_only=True)`` builds no tables;
+the game's kernels sum the chunk's aggregates as they play (per-block
+accumulators in the parallel loop, then one small reduction) and return
+``{"aggregates": {...}}``, which ``aggregate`` passes through.  Those
+aggregates must equal ``aggregate`` of the chunk's tables exactly (same keys,
+types, dtypes and values: ``tests/test_summary_only.py``), so a run's summary
+is the same bit for bit with or without ``--summary-only`` and the chunk files
+of a checkpointed run hold the same numbers either way.
 """
 from __future__ import annotations
 
@@ -66,12 +75,14 @@ class Game:
 
     # ----- play --------------------------------------------------------
     def run_chunk(self, rules: RuleSet, policy_ids: np.ndarray, seed: int, start: int,
-                  count: int) -> dict[str, dict[str, np.ndarray]]:
-        """Play ``count`` games from index ``start`` (numba threads in parallel)."""
+                  count: int, summary_only: bool = False) -> dict[str, dict[str, np.ndarray]]:
+        """Play ``count`` games from index ``start`` (numba threads in parallel); with
+        ``summary_only`` only their aggregates, ``{"aggregates": {...}}`` (see above)."""
         raise NotImplementedError
 
     def aggregate(self, chunk: dict, rules: RuleSet) -> dict[str, Any]:
-        """Additive sums of a chunk (summed over chunks by the runner)."""
+        """Additive sums of a chunk (summed over chunks by the runner); a summary-only
+        chunk's ``aggregates`` as they are."""
         raise NotImplementedError
 
     def summarize(self, agg: dict, rules: RuleSet, policies: list[str]) -> dict:

@@ -4,7 +4,9 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .play import parallel, play_batch, play_batch_serial
+from .play import (A_ALL_BUST, A_FIRST_LEADER_WINS, A_NO_WINNER, A_ROUNDS, A_ROUNDS_SQ,
+                   A_UNFINISHED, A_WINS, AGG_BLOCK, agg_width, parallel, play_aggregate,
+                   play_aggregate_serial, play_batch, play_batch_serial)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
@@ -20,8 +22,11 @@ class Schadenfreude(Game):
     def seats(self, rules):
         return rules["players"]
 
-    def run_chunk(self, rules, policy_ids, seed, start, count):
+    def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
         n = self.seats(rules)
+        if summary_only:
+            return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
+                                                          count)}
         cols = {
             "rounds": np.zeros(count, np.int32),
             "scores": np.zeros((count, n), np.int32),
@@ -37,7 +42,35 @@ class Schadenfreude(Game):
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 
+    def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
+        """``aggregate`` of the chunk's games table, summed inside the kernel without
+        building the table: the same keys, types and values."""
+        n = self.seats(rules)
+        par = parallel(count)
+        acc = np.zeros(((count + AGG_BLOCK - 1) // AGG_BLOCK if par else 1, agg_width(n)),
+                       np.int64)
+        kernel = play_aggregate if par else play_aggregate_serial
+        kernel(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start, count, acc)
+        t = acc.sum(axis=0)
+        w = A_WINS
+        return {
+            "games": int(count),
+            "rounds": np.float64(t[A_ROUNDS]),
+            "rounds_sq": np.float64(t[A_ROUNDS_SQ]),
+            "wins": t[w:w + n].copy(),
+            "busts": t[w + n:w + 2 * n].copy(),
+            "score": t[w + 2 * n:w + 3 * n].astype(np.float64),
+            "score_sq": t[w + 3 * n:w + 4 * n].astype(np.float64),
+            "no_winner": int(t[A_NO_WINNER]),
+            "unfinished": int(t[A_UNFINISHED]),
+            "all_bust": int(t[A_ALL_BUST]),
+            "first_leader_wins": int(t[A_FIRST_LEADER_WINS]),
+        }
+
     def aggregate(self, chunk, rules):
+        if "aggregates" in chunk:           # a summary-only chunk: summed in the kernel
+            return chunk["aggregates"]
         c = chunk["games"]
         n = self.seats(rules)
         seats = np.arange(n)

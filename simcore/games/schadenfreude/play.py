@@ -136,3 +136,74 @@ def play_logged_serial(r, policies, seed, start, count, offsets, log, seats, car
     for g in range(count):
         _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
                      obs)
+
+
+# --summary-only: the chunk's aggregates summed inside the kernel, one accumulator
+# row per block of games (int64, exact), summed over blocks by game.py
+AGG_BLOCK = 64
+(A_ROUNDS, A_ROUNDS_SQ, A_NO_WINNER, A_UNFINISHED, A_ALL_BUST, A_FIRST_LEADER_WINS,
+ A_WINS) = range(7)
+
+
+def agg_width(n) -> int:
+    """Accumulator columns for ``n`` seats: the game-wide sums, then wins, busts, score
+    and score squared per seat."""
+    return A_WINS + 4 * n
+
+
+@njit(cache=True, inline="always")
+def _game_acc(r, policies, seed, index, acc, st, obs):
+    """Play game ``index`` and add its figures to ``acc`` (the sums of ``aggregate`` on
+    the games table: the same values, as the table stores them)."""
+    n = r[R_PLAYERS]
+    init_game(r, st, seed, index)
+    while True:
+        _play_round(r, policies, st, obs)
+        if game_over(st):
+            break
+        next_deal(r, st)
+    rounds = np.int64(np.int32(st[S_ROUND]))
+    acc[A_ROUNDS] += rounds
+    acc[A_ROUNDS_SQ] += rounds * rounds
+    winner = np.int64(np.int8(st[S_WINNER]))
+    bust = np.int64(np.uint8(st[S_BUST]))
+    if winner < 0:
+        acc[A_NO_WINNER] += 1
+    if st[S_UNFINISHED] != 0:
+        acc[A_UNFINISHED] += 1
+    if winner == np.int64(np.int8(st[S_FIRST_LEADER])):
+        acc[A_FIRST_LEADER_WINS] += 1
+    busted = 0
+    for p in range(n):
+        if winner == p:
+            acc[A_WINS + p] += 1
+        b = (bust >> p) & 1
+        acc[A_WINS + n + p] += b
+        busted += b
+        s = np.int64(np.int32(st[S_SCORE + p]))
+        acc[A_WINS + 2 * n + p] += s
+        acc[A_WINS + 3 * n + p] += s * s
+    if busted == n:
+        acc[A_ALL_BUST] += 1
+
+
+@njit(cache=True, parallel=True)
+def play_aggregate(r, policies, seed, start, count, acc):
+    """Play games ``start .. start+count-1`` in parallel, block ``b`` of AGG_BLOCK games
+    summing into ``acc[b]`` (``agg_width`` columns, zeros on entry)."""
+    for b in prange((count + AGG_BLOCK - 1) // AGG_BLOCK):
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        obs = np.empty(OBS_SIZE, dtype=np.int64)
+        local = np.zeros(acc.shape[1], dtype=np.int64)
+        for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
+            _game_acc(r, policies, seed, start + g, local, st, obs)
+        acc[b, :] = local
+
+
+@njit(cache=True)
+def play_aggregate_serial(r, policies, seed, start, count, acc):
+    """``play_aggregate`` on the calling thread, into ``acc[0]``."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    for g in range(count):
+        _game_acc(r, policies, seed, start + g, acc[0], st, obs)

@@ -5,7 +5,8 @@ import pandas as pd
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .engine import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
-from .play import DEAL_COLUMNS, N_DEAL_COLUMNS, play_batch
+from .play import (A_DEALER_WINS, A_DEALS, A_DEALS_SQ, A_ENDINGS, BLOCK, DEAL_COLUMNS,
+                   N_DEAL_COLUMNS, SEAT_SUMS, play_aggregate, play_batch)
 from .policies import POLICIES
 from .rules import RULEBOOK, max_deals, rules_array
 
@@ -15,6 +16,10 @@ _ROW_BUDGET = 1 << 20
 ENDINGS = (("claim_1", CLAIM, 1), ("claim_2", CLAIM, 2), ("claim_3", CLAIM, 3),
            ("wrong_claim", WRONG_CLAIM, 0), ("failed_close", FAILED_CLOSE, 0),
            ("last_trick", LAST_TRICK, 0), ("resign", RESIGN, 0))
+_END_REASON = np.array([r for _, r, _ in ENDINGS], np.int64)
+_END_POINTS = np.array([k for _, _, k in ENDINGS], np.int64)
+# aggregates that are float sums in the table path (the others are integer counts)
+_FLOAT_SEAT_SUMS = ("gp", "gp_sq")
 
 
 class Schnapsen(Game):
@@ -29,7 +34,10 @@ class Schnapsen(Game):
     def seats(self, rules):
         return 2
 
-    def run_chunk(self, rules, policy_ids, seed, start, count):
+    def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
+        if summary_only:
+            return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
+                                                          count)}
         md = max_deals(rules)
         ra = rules_array(rules)
         deals = np.zeros(count, np.int16)
@@ -56,7 +64,36 @@ class Schnapsen(Game):
                  "first_dealer": first_dealer, "match_points": left}
         return {"games": games, "deals": deal_tab}
 
+    def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
+        """``aggregate`` of the chunk's tables, summed inside the kernel without building
+        them: the same keys, types and values."""
+        acc = np.zeros(((count + BLOCK - 1) // BLOCK, A_ENDINGS + len(ENDINGS)), np.int64)
+        play_aggregate(rules_array(rules), np.asarray(policy_ids, dtype=np.int64),
+                       np.uint64(seed), start, count, max_deals(rules), _END_REASON,
+                       _END_POINTS, acc)
+        t = acc.sum(axis=0)
+        out = {"matches": int(count)}
+        seat = {name: t[A_DEALER_WINS + 1 + 2 * i:A_DEALER_WINS + 3 + 2 * i].copy()
+                for i, name in enumerate(SEAT_SUMS)}
+        for name in _FLOAT_SEAT_SUMS:
+            seat[name] = seat[name].astype(np.float64)
+        out["match_wins"] = seat["match_wins"]
+        out["deals"] = np.float64(t[A_DEALS])
+        out["deals_sq"] = np.float64(t[A_DEALS_SQ])
+        for name in ("deal_wins", "gp", "gp_sq"):
+            out[name] = seat[name]
+        out["endings"] = t[A_ENDINGS:A_ENDINGS + len(ENDINGS)].astype(np.float64)
+        for name in ("closes", "close_wins", "claims", "wrong_claims", "marriages",
+                     "marriages_counted", "exchanges"):
+            out[name] = seat[name]
+        out["dealer_wins"] = int(t[A_DEALER_WINS])
+        out["seat_dealer_deals"] = seat["seat_dealer_deals"]
+        out["seat_dealer_wins"] = seat["seat_dealer_wins"]
+        return out
+
     def aggregate(self, chunk, rules):
+        if "aggregates" in chunk:           # a summary-only chunk: summed in the kernel
+            return chunk["aggregates"]
         g = chunk["games"]
         d = chunk["deals"]
         seats = np.arange(2)

@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from .engine import (A_PASS, N_STATE, S_CLAIMER, S_CLOSER, S_DEALER, S_EXCHANGER,
                      S_FIRST_DEALER, S_GAME_POINTS, S_HAND, S_MATCH, S_MSUITS, S_REASON,
-                     S_TALON, S_TRICKS, S_TRUMP_CARD, S_WINNER, apply_action, counted,
+                     S_TALON, S_TRICKS, S_TRUMP_CARD, S_WINNER, WRONG_CLAIM, apply_action, counted,
                      deal_over, game_over, init_game, match_winner, next_deal, to_move)
 from ...bits import popcount
 from .policies import choose
@@ -149,3 +149,76 @@ def play_logged(r, policies, seed, start, count, deal_rows, logs, acts, deals, w
     for b in prange((count + BLOCK - 1) // BLOCK):
         play_logged_block(r, policies, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),
                           deal_rows, logs, acts, deals, winner, left)
+
+
+# --summary-only: the chunk's aggregates summed inside the kernel, one int64
+# accumulator row per block of matches, summed over blocks by game.py.  Game-wide
+# sums, then per-seat pairs (2 columns each, in SEAT_SUMS order), then one column per
+# deal ending (game.py's ENDINGS).
+A_DEALS, A_DEALS_SQ, A_DEALER_WINS = range(3)
+SEAT_SUMS = ("match_wins", "deal_wins", "gp", "gp_sq", "closes", "close_wins", "claims",
+             "wrong_claims", "marriages", "marriages_counted", "exchanges",
+             "seat_dealer_deals", "seat_dealer_wins")
+(P_MATCH_WINS, P_DEAL_WINS, P_GP, P_GP_SQ, P_CLOSES, P_CLOSE_WINS, P_CLAIMS, P_WRONG_CLAIMS,
+ P_MAR, P_MC, P_EX, P_SD_DEALS, P_SD_WINS) = range(3, 3 + 2 * len(SEAT_SUMS), 2)
+A_ENDINGS = 3 + 2 * len(SEAT_SUMS)
+
+
+@njit(cache=True, inline="always")
+def _match_acc(r, policies, seed, index, st, rows, end_reason, end_points, acc):
+    """Play match ``index`` (its deal rows into ``rows``, as the table path writes them)
+    and add its figures to ``acc``."""
+    nd = play_match(r, policies, seed, index, st, rows)
+    mw = np.int64(np.int8(match_winner(st)))
+    acc[A_DEALS] += nd
+    acc[A_DEALS_SQ] += nd * nd
+    for s in range(2):
+        if mw == s:
+            acc[P_MATCH_WINS + s] += 1
+    for d in range(nd):
+        row = rows[d]
+        winner = np.int64(row[D_WINNER])
+        gp = np.int64(row[D_GP])
+        reason = np.int64(row[D_REASON])
+        dealer = np.int64(row[D_DEALER])
+        closer = np.int64(row[D_CLOSER])
+        claimer = np.int64(row[D_CLAIMER])
+        if winner == dealer:
+            acc[A_DEALER_WINS] += 1
+        for e in range(end_reason.shape[0]):
+            if reason == end_reason[e] and (gp == end_points[e] or end_points[e] == 0):
+                acc[A_ENDINGS + e] += 1
+        for s in range(2):
+            won = winner == s
+            if won:
+                acc[P_DEAL_WINS + s] += 1
+                acc[P_GP + s] += gp
+                acc[P_GP_SQ + s] += gp * gp
+            if closer == s:
+                acc[P_CLOSES + s] += 1
+                if won:
+                    acc[P_CLOSE_WINS + s] += 1
+            if claimer == s:
+                acc[P_CLAIMS + s] += 1
+                if reason == WRONG_CLAIM:
+                    acc[P_WRONG_CLAIMS + s] += 1
+            acc[P_MAR + s] += row[D_MAR0 + s]
+            acc[P_MC + s] += row[D_MC0 + s]
+            acc[P_EX + s] += row[D_EX0 + s]
+            if dealer == s:
+                acc[P_SD_DEALS + s] += 1
+                if won:
+                    acc[P_SD_WINS + s] += 1
+
+
+@njit(cache=True, parallel=True)
+def play_aggregate(r, policies, seed, start, count, max_deals, end_reason, end_points, acc):
+    """Play matches ``start .. start+count-1`` in parallel, block ``b`` of BLOCK matches
+    summing into ``acc[b]`` (zeros on entry)."""
+    for b in prange((count + BLOCK - 1) // BLOCK):
+        st = np.empty(N_STATE, dtype=np.int64)
+        rows = np.zeros((max_deals, N_DEAL_COLUMNS), dtype=np.int16)
+        local = np.zeros(acc.shape[1], dtype=np.int64)
+        for g in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            _match_acc(r, policies, seed, start + g, st, rows, end_reason, end_points, local)
+        acc[b, :] = local

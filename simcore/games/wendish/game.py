@@ -9,6 +9,8 @@ from .engine import CONTRACTS, NORMAL
 from .play import (D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER, D_FIELDS,
                    D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0, D_TRICKS0,
                    D_TRUMP, D_WINNER, play_batch)
+from .play import (A_CONTRACTS, A_DRAWS, A_OLD_ONES, A_SEATS, AGG_BLOCK, CONTRACT_SUMS,
+                   SEAT_SUMS, agg_width, play_aggregate)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array, seats_of
 
@@ -26,7 +28,10 @@ class Wendish(Game):
     def seats(self, rules):
         return seats_of(rules)
 
-    def run_chunk(self, rules, policy_ids, seed, start, count):
+    def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
+        if summary_only:
+            return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
+                                                          count)}
         n = self.seats(rules)
         nd = rules["deals"]
         dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
@@ -51,7 +56,33 @@ class Wendish(Game):
         deals["scores"] = scores
         return {"games": games, "deals": deals}
 
+    def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
+        """``aggregate`` of the chunk's tables, summed inside the kernel without building
+        them: the same keys, types and values."""
+        n = self.seats(rules)
+        k = len(CONTRACTS)
+        acc = np.zeros(((count + AGG_BLOCK - 1) // AGG_BLOCK, agg_width(k)), np.int64)
+        play_aggregate(rules_array(rules), np.asarray(policy_ids, dtype=np.int64),
+                       np.uint64(seed), start, count, NORMAL, k, acc)
+        t = acc.sum(axis=0)
+        seat = {name: t[A_SEATS + 4 * i:A_SEATS + 4 * i + n].copy()
+                for i, name in enumerate(SEAT_SUMS)}
+        con = {name: t[A_CONTRACTS + k * i:A_CONTRACTS + k * (i + 1)].copy()
+               for i, name in enumerate(CONTRACT_SUMS)}
+        floats = ("game_score", "game_score_sq", "deal_score", "deal_score_sq", "c_cp",
+                  "c_cp_sq")
+        out = {"games": int(count), "deals": int(count * rules["deals"])}
+        for name in SEAT_SUMS:
+            out[name] = seat[name].astype(np.float64) if name in floats else seat[name]
+        out["old_ones_one_hand"] = int(t[A_OLD_ONES])
+        out["draws"] = int(t[A_DRAWS])
+        for name in CONTRACT_SUMS:
+            out[name] = con[name].astype(np.float64) if name in floats else con[name]
+        return out
+
     def aggregate(self, chunk, rules):
+        if "aggregates" in chunk:           # a summary-only chunk: summed in the kernel
+            return chunk["aggregates"]
         n = self.seats(rules)
         g = chunk["games"]
         d = chunk["deals"]

@@ -117,3 +117,94 @@ def play_logged(rules, policies, seed, start, count, dout, slog, alog):
         deck = np.empty(32, dtype=np.int64)
         play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
                   slog[g], alog[g], True)
+
+
+# --summary-only: the chunk's aggregates summed inside the kernel, one int64
+# accumulator row per block of games, summed over blocks by game.py.  Game-wide sums,
+# then per-seat groups (4 columns each, in SEAT_SUMS order), then per-contract groups
+# (N_CONTRACTS columns each, in CONTRACT_SUMS order).
+AGG_BLOCK = 32
+A_OLD_ONES, A_DRAWS = range(2)
+A_SEATS = 2
+SEAT_SUMS = ("game_score", "game_score_sq", "deal_score", "deal_score_sq", "deal_wins",
+             "old_side_deals", "old_side_wins", "declarer_deals", "declarer_wins")
+(P_GAME, P_GAME_SQ, P_DEAL, P_DEAL_SQ, P_WINS, P_OLD_DEALS, P_OLD_WINS, P_DECL_DEALS,
+ P_DECL_WINS) = range(A_SEATS, A_SEATS + 4 * len(SEAT_SUMS), 4)
+A_CONTRACTS = A_SEATS + 4 * len(SEAT_SUMS)
+CONTRACT_SUMS = ("c_deals", "c_wins", "c_schneider", "c_schwarz", "c_cp", "c_cp_sq")
+
+
+def agg_width(n_contracts) -> int:
+    """Accumulator columns."""
+    return A_CONTRACTS + len(CONTRACT_SUMS) * n_contracts
+
+
+@njit(cache=True, inline="always")
+def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal, k, acc):
+    """Play game ``index`` (its deal rows into ``dout``, as the table path writes them)
+    and add its figures to ``acc``."""
+    nd = r[R_DEALS]
+    play_game(r, policies, seed, index, dout, st, deck, slog, alog, False)
+    n = st[ST_N]
+    for p in range(4):
+        gsum[p] = 0
+    for d in range(nd):
+        row = dout[d]
+        contract = row[D_CONTRACT]
+        winner = row[D_WINNER]
+        team0 = row[D_TEAM0]
+        declarer = row[D_DECLARER]
+        if row[D_OLD_ONES] != 0:
+            acc[A_OLD_ONES] += row[D_OLD_ONES]
+        if winner < 0:
+            acc[A_DRAWS] += 1
+        for p in range(n):
+            s = row[D_SCORE + p]
+            gsum[p] += s
+            acc[P_DEAL + p] += s
+            acc[P_DEAL_SQ + p] += s * s
+            in0 = (team0 >> p) & 1
+            if (winner == 0 and in0 == 1) or (winner == 1 and in0 == 0):
+                acc[P_WINS + p] += 1
+            if in0 == 1 and contract == normal:
+                acc[P_OLD_DEALS + p] += 1
+                if winner == 0:
+                    acc[P_OLD_WINS + p] += 1
+            if declarer == p:
+                acc[P_DECL_DEALS + p] += 1
+                if winner == 0:
+                    acc[P_DECL_WINS + p] += 1
+        if 0 <= contract < k:
+            cp = row[D_CP0]
+            acc[A_CONTRACTS + contract] += 1
+            if winner == 0:
+                acc[A_CONTRACTS + k + contract] += 1
+            if row[D_SCHNEIDER] != 0:
+                acc[A_CONTRACTS + 2 * k + contract] += 1
+            if row[D_SCHWARZ] != 0:
+                acc[A_CONTRACTS + 3 * k + contract] += 1
+            acc[A_CONTRACTS + 4 * k + contract] += cp
+            acc[A_CONTRACTS + 5 * k + contract] += cp * cp
+    for p in range(n):
+        acc[P_GAME + p] += gsum[p]
+        acc[P_GAME_SQ + p] += gsum[p] * gsum[p]
+
+
+@njit(cache=True, parallel=True)
+def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc):
+    """Play games ``start .. start+count-1`` in parallel, block ``b`` of AGG_BLOCK games
+    summing into ``acc[b]`` (zeros on entry); ``normal``: the normal game's contract
+    code, ``n_contracts``: how many contracts there are."""
+    nd = rules[R_DEALS]
+    for b in prange((count + AGG_BLOCK - 1) // AGG_BLOCK):
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int64)
+        slog = np.zeros((1, L_FIELDS), dtype=np.int64)
+        alog = np.zeros((1, 1), dtype=np.int16)
+        dout = np.zeros((nd, D_FIELDS), dtype=np.int64)
+        gsum = np.zeros(4, dtype=np.int64)
+        local = np.zeros(acc.shape[1], dtype=np.int64)
+        for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
+            _game_acc(rules, policies, seed, start + g, dout, st, deck, slog, alog, gsum,
+                      normal, n_contracts, local)
+        acc[b, :] = local
