@@ -61,3 +61,25 @@ def test_solver_agrees_with_minimax(preset, sets):
     # both kinds of position were searched, and the values spread over wins and losses
     assert 0 < out[:, 2].sum() < len(out)
     assert set(np.unique(out[:, 0])) >= {-3, -2, -1, 1, 2, 3}
+
+
+def test_pimc_batch_is_reproducible_and_matches_records():
+    rules = GAME.build_rules("austrian", None, ("match_points=1",))
+    names, ids = GAME.policy_ids(["pimc:worlds=2", "heuristic"], rules)
+    assert names == ["pimc:worlds=2", "heuristic"]
+    whole = GAME.run_chunk(rules, ids, 5, 0, 4)
+    parts = [GAME.run_chunk(rules, ids, 5, s, 2) for s in (0, 2)]
+    for k in ("winner", "deals"):
+        assert list(whole["games"][k]) == list(parts[0]["games"][k]) + list(parts[1]["games"][k])
+    rec = GAME.records(rules, names, ids, 5, 1, 1)[0]
+    assert GAME.engine(rules).play(5, 1, names)["deals"] == rec["deals"]
+    assert rec["deals"][0]["end"]["winner"] == whole["games"]["winner"][1]
+
+
+def test_pimc_bad_name_is_one_line():
+    from simcore.errors import RulesError
+    rules = GAME.build_rules()
+    with pytest.raises(RulesError, match="worlds=N with N from 1 to"):
+        GAME.policy_ids(["pimc:worlds=0"], rules)
+    with pytest.raises(RulesError, match="unknown policy 'best'"):
+        GAME.policy_ids(["best"], rules)

@@ -43,7 +43,7 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
-POLICIES = ("random", "heuristic", "sloppy", "pimc")
+POLICIES = ("random", "heuristic", "sloppy")   # ids 0..2; pimc is parsed (parse_policy)
 RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
 # a pimc id carries its parameter: PIMC + 8 * worlds (the other ids are below 8)
 PIMC_SHIFT = 3
