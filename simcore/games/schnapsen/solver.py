@@ -44,7 +44,8 @@ from numba import njit
 
 from ...bits import lowest_bit, mix64, next_u64, popcount
 from .cards import CARD_POINTS
-from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
+from .engine import (S_CLOSER, S_LEADER, S_MARR, S_MARRIED, S_POINTS, S_SNAP_POINTS,
+                     S_SNAP_TRICKS, S_TRICKS, A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
                      FOLLOW, MAX_LEGAL, OVER, S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_PHASE,
                      S_PLAYED, S_RNG, S_SHOWN, S_STEP, S_TALON, S_TALON_LEFT, S_TRUMP,
                      S_TRUMP_CARD, S_VOID, S_WINNER, apply_action, follower_wins,
@@ -57,6 +58,13 @@ WORK_ROWS = MAX_DEPTH + 2
 # work array layout: rows 0 .. MAX_DEPTH of states, one row per depth of action lists
 W_COLS = 64
 
+# transposition table: TT_ROWS rows of the work array after the stacks, 32 entries a row
+# (a 64-bit key and a packed value/bound each)
+TT_ROWS = 2048
+TT_MASK = TT_ROWS * 32 - 1
+TT_BASE = 2 * WORK_ROWS + 4
+EXACT, LOWER, UPPER = 0, 1, 2
+
 PIMC_WORLDS = 16        # default worlds per decision
 PIMC_MAX_WORLDS = 1024
 _DECK = np.int64((1 << 20) - 1)
@@ -65,12 +73,37 @@ _DECK = np.int64((1 << 20) - 1)
 @njit(cache=True, inline="always")
 def new_work_rows(search):
     """Rows of a solver's scratch space (1 when no player searches)."""
-    return 2 * WORK_ROWS + 4 if search else 1
+    return TT_BASE + TT_ROWS if search else 1
 
 
 def new_work():
-    """A solver's scratch space (states and action lists per depth)."""
-    return np.zeros((2 * WORK_ROWS + 4, W_COLS), dtype=np.int64)
+    """A solver's scratch space (states and action lists per depth, transposition table)."""
+    return np.zeros((TT_BASE + TT_ROWS, W_COLS), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _key(st):
+    """A 64-bit hash of what decides a deal's value from here: the cards (hands, talon and
+    its size, the card under it), who is to act and at which step, the points, marriage
+    points, whether each seat has a trick, the close and its snapshot. Never 0."""
+    z = np.uint64(st[S_HAND]) | (np.uint64(st[S_HAND + 1]) << np.uint64(20))
+    z |= np.uint64(st[S_TALON_LEFT]) << np.uint64(40)
+    z |= np.uint64(st[S_TRUMP_CARD]) << np.uint64(44)
+    z |= np.uint64(st[S_LEADER]) << np.uint64(49)
+    z |= np.uint64(st[S_PHASE]) << np.uint64(50)
+    z |= np.uint64(st[S_STEP]) << np.uint64(52)
+    z |= np.uint64(st[S_MARRIED] + 1) << np.uint64(54)
+    z |= np.uint64(st[S_CLOSER] + 1) << np.uint64(57)
+    z |= np.uint64(st[S_TRICKS] > 0) << np.uint64(59)
+    z |= np.uint64(st[S_TRICKS + 1] > 0) << np.uint64(60)
+    z |= np.uint64(st[S_SNAP_TRICKS] > 0) << np.uint64(61)
+    y = (np.uint64(st[S_TALON]) ^ (np.uint64(st[S_LEAD_CARD] + 1) << np.uint64(45))
+         ^ (np.uint64(st[S_POINTS]) << np.uint64(50)))
+    x = (np.uint64(st[S_POINTS + 1]) | (np.uint64(st[S_MARR]) << np.uint64(8))
+         | (np.uint64(st[S_MARR + 1]) << np.uint64(16))
+         | (np.uint64(st[S_SNAP_POINTS]) << np.uint64(24)))
+    h = mix64(mix64(mix64(z) ^ y) ^ x)
+    return np.int64(h | np.uint64(1))
 
 
 @njit(cache=True, inline="always")
@@ -110,6 +143,32 @@ def _ab(r, work, d, alpha, beta, seat):
     st = work[d]
     if st[S_PHASE] == OVER:
         return _value(st, seat)
+    # transposition table, values kept for seat 0
+    key = _key(st)
+    slot = key & TT_MASK
+    tt = work[TT_BASE + (slot >> 5)]
+    col = (slot & 31) * 2
+    sign = 1 if seat == 0 else -1
+    if tt[col] == key:
+        packed = tt[col + 1]
+        v = sign * ((packed >> 2) - 4)
+        flag = packed & 3
+        if seat != 0 and flag != EXACT:
+            flag = LOWER + UPPER - flag
+        if flag == EXACT:
+            return v
+        if flag == LOWER:
+            if v >= beta:
+                return v
+            if v > alpha:
+                alpha = v
+        else:
+            if v <= alpha:
+                return v
+            if v < beta:
+                beta = v
+    alpha0 = alpha
+    beta0 = beta
     acts = work[WORK_ROWS + d]
     n = legal_actions(r, st, acts) - 1          # resign is last: left out
     keys = work[2 * WORK_ROWS]
@@ -146,6 +205,16 @@ def _ab(r, work, d, alpha, beta, seat):
                     beta = v
         if alpha >= beta:
             break
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta0:
+        flag = LOWER
+    else:
+        flag = EXACT
+    if seat != 0 and flag != EXACT:
+        flag = LOWER + UPPER - flag
+    tt[col] = key
+    tt[col + 1] = ((sign * best + 4) << 2) | flag
     return best
 
 
