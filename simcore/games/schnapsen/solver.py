@@ -32,7 +32,8 @@ played, the face-up trump card, the cards the opponent was seen to take
 (marriage halves, the card taken by an exchange or by the last draw) and the
 cards the follow rule says it cannot hold), solves each with every action open,
 and takes the action with the best mean value (the first in engine order on
-ties). The worlds are uniform over the consistent ones: the opponent's unknown
+ties), except that a close counts at its worst sampled world (a world's solve plays
+the closed deal knowing every card, which makes closing look far better than it is). The worlds are uniform over the consistent ones: the opponent's unknown
 cards are a uniform subset of the unknown cards it may hold, the talon a
 uniform order of the rest. Its random draws come from a stream derived from the
 game's stream and the decision (the cards played, the hands, the step), so the
@@ -359,13 +360,23 @@ def pimc_choose(r, st, worlds, work):
     cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
     top = work[WORK_ROWS - 1]
     rng = decision_stream(st)
+    worst_close = 4
     for _ in range(worlds):
         rng = sample_world(st, seat, rng, world, cards)
         for i in range(n):
             for w in range(N_DEAL_WORDS):
                 top[w] = world[w]
             apply_action(r, top, acts[i])
-            total[i] += solve(r, top, seat, work)
+            v = solve(r, top, seat, work)
+            total[i] += v
+            if acts[i] == A_CLOSE and v < worst_close:
+                worst_close = v
+    for i in range(n):
+        # closing is judged by its worst world: each world's solve plays the closed deal
+        # knowing every card (strategy fusion), which makes closes look far better than
+        # they are; only a close that wins in every sampled world is taken
+        if acts[i] == A_CLOSE:
+            total[i] = worst_close * worlds
     best = 0
     for i in range(1, n):
         if total[i] > total[best]:
