@@ -144,7 +144,9 @@ def cli():
 @click.argument("game", type=GAMES)
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated.")
+              help="Player policy: one name for all seats or one per seat, comma-separated. "
+                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
+                   "deals, default 16; slow: see docs/schnapsen.md).")
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Number of games to play.")
 @click.option("--seed", type=int, default=None,
@@ -321,7 +323,9 @@ def rules(game, preset, players):
                    "played). Values of a list option are separated by ';'.")
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated.")
+              help="Player policy: one name for all seats or one per seat, comma-separated. "
+                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
+                   "deals, default 16; slow: see docs/schnapsen.md).")
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games per variant.")
 @click.option("--seed", type=int, default=None, help="Seed shared by every variant.")
@@ -386,7 +390,9 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @click.option("--b", "spec_b", required=True, metavar="RULES", help="Rule set B, likewise.")
 @click.option("--players", type=int, default=None, help="Number of players for both.")
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated.")
+              help="Player policy: one name for all seats or one per seat, comma-separated. "
+                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
+                   "deals, default 16; slow: see docs/schnapsen.md).")
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games for each rule set.")
 @click.option("--seed", type=int, default=None, help="Seed shared by both rule sets.")

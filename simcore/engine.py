@@ -49,9 +49,13 @@ class EngineBase:
             raise ValueError(f"{len(names)} policies for {self.seats} seats; give one name "
                              f"or {self.seats}")
         for p in names:
-            if p not in self.policies:
-                raise ValueError(f"unknown policy '{p}'; policies: " + ", ".join(self.policies))
+            self.check_policy(p)
         return names
+
+    def check_policy(self, name: str) -> None:
+        """ValueError unless ``choose`` knows the policy ``name``."""
+        if name not in self.policies:
+            raise ValueError(f"unknown policy '{name}'; policies: " + ", ".join(self.policies))
 
     def play(self, seed: int, index: int, policies) -> dict:
         """Game ``index`` of run ``seed`` played through these calls, as a record

@@ -26,7 +26,8 @@ from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_ST
                      deal_over as k_deal_over, follow_mask, game_over as k_game_over,
                      init_game, legal_actions, marriage_suits, next_deal as k_next_deal,
                      observe, start_deal, to_move as k_to_move, try_apply)
-from .policies import POLICIES, choose as k_choose
+from .policies import POLICIES, choose_w, parse_policy
+from .solver import new_work
 from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal,
                       hand_names, parse_item, parse_start, replay_record, talon_names)
 from .rules import rules_array
@@ -127,6 +128,7 @@ class Engine(EngineBase):
         self.rules = rules
         self.r = rules_array(rules)
         self._buf = np.zeros(MAX_LEGAL, np.int64)
+        self._work = new_work()
         self._obs = np.zeros(N_OBS, np.int64)
 
     # ----- states ---------------------------------------------------------------------
@@ -150,8 +152,10 @@ class Engine(EngineBase):
             raise TricksimError(f"upto {upto} is not allowed; deal {deal} has {n_act} actions")
         r = self.r
         pids = None
-        if all(p in POLICIES for p in record["policies"]):
-            pids = [POLICIES.index(p) for p in record["policies"]]
+        try:
+            pids = [parse_policy(p) for p in record["policies"]]
+        except (ValueError, TypeError, AttributeError):
+            pids = None
         seed = record["seed"]
         st = self.new(seed if seed < 2**64 else 0, record["index"])
         in_sync = pids is not None and seed < 2**64
@@ -171,11 +175,11 @@ class Engine(EngineBase):
             for item in (dj["actions"][:upto] if last else dj["actions"]):
                 code = parse_item(item)[3]
                 if in_sync:
-                    in_sync = int(k_choose(r, st, pids[int(k_to_move(st))])) == code
+                    in_sync = int(choose_w(r, st, pids[int(k_to_move(st))], self._work)) == code
                 apply_action(r, st, code)
             if not last:
                 if in_sync and st[S_PHASE] == AFTER_LAST:
-                    in_sync = int(k_choose(r, st, pids[int(k_to_move(st))])) == A_PASS
+                    in_sync = int(choose_w(r, st, pids[int(k_to_move(st))], self._work)) == A_PASS
                 finish_deal(r, st)
         return st
 
@@ -241,14 +245,16 @@ class Engine(EngineBase):
         return v
 
     # ----- players ---------------------------------------------------------------------------
+    def check_policy(self, name: str) -> None:
+        """ValueError unless ``name`` is a policy (``pimc`` with its parameters too)."""
+        parse_policy(name)
+
     def choose(self, policy_name: str, state) -> int:
         """The action ``policy_name`` takes for the seat to move (advances the stream)."""
-        if policy_name not in POLICIES:
-            raise ValueError(f"unknown policy '{policy_name}'; policies: "
-                             + ", ".join(POLICIES))
+        pid = parse_policy(policy_name)
         if k_deal_over(state):
             raise ValueError("the deal is scored: no one is to act")
-        return int(k_choose(self.r, state, POLICIES.index(policy_name)))
+        return int(choose_w(self.r, state, pid, self._work))
 
     # ----- records ------------------------------------------------------------------------------
     def action_to_record(self, state, action: int) -> list | None:

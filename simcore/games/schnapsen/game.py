@@ -34,8 +34,27 @@ class Schnapsen(Game):
     def seats(self, rules):
         return 2
 
+    def policy_ids(self, names, rules):
+        """Resolve a policy list; ``pimc`` takes its parameter in the name
+        (``pimc:worlds=32``) and is named canonically (``pimc:worlds=16`` for ``pimc``)."""
+        from ...errors import RulesError
+        from .policies import parse_policy, policy_name
+        names = [s.strip() for s in names] if names else ["random"]
+        if len(names) == 1:
+            names = names * 2
+        if len(names) != 2:
+            raise RulesError(f"--policy lists {len(names)} players but schnapsen is played "
+                             "by 2")
+        try:
+            ids = [parse_policy(s) for s in names]
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+
     def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
-        if summary_only:
+        from .policies import PIMC
+        searching = bool(np.any((np.asarray(policy_ids) & 7) == PIMC))
+        if summary_only and not searching:   # searching players play on the table path
             return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
                                                           count)}
         md = max_deals(rules)

@@ -21,7 +21,8 @@ from .engine import (A_PASS, N_STATE, S_CLAIMER, S_CLOSER, S_DEALER, S_EXCHANGER
                      S_TALON, S_TRICKS, S_TRUMP_CARD, S_WINNER, WRONG_CLAIM, apply_action, counted,
                      deal_over, game_over, init_game, match_winner, next_deal, to_move)
 from ...bits import popcount
-from .policies import choose
+from .policies import PIMC, choose, choose_w
+from .solver import new_work_rows, W_COLS
 
 # matches per parallel task: each task reuses one state array for its matches
 BLOCK = 64
@@ -76,14 +77,37 @@ def play_match(r, policies, seed, index, st, rows):
             next_deal(r, st)
 
 
+@njit(cache=True)
+def play_match_w(r, policies, seed, index, st, rows, work):
+    """``play_match`` for players that search (``pimc``): with the solver's scratch space."""
+    init_game(r, st, seed, index)
+    nd = 0
+    while True:
+        apply_action(r, st, choose_w(r, st, policies[to_move(st)], work))
+        if deal_over(st):
+            write_row(st, rows[nd])
+            nd += 1
+            if game_over(st):
+                return nd
+            next_deal(r, st)
+
+
 @njit(cache=True, parallel=True)
 def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
                left):
     """Play matches ``start .. start+count-1`` in parallel into the output arrays."""
-    for b in prange((count + BLOCK - 1) // BLOCK):
+    search = False
+    for p in range(len(policies)):
+        search |= policies[p] & 7 == PIMC
+    block = BLOCK if not search else 1
+    for b in prange((count + block - 1) // block):
         st = np.empty(N_STATE, dtype=np.int64)
-        for g in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            nd = play_match(r, policies, seed, start + g, st, deal_rows[g])
+        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
+        for g in range(b * block, min(count, (b + 1) * block)):
+            if search:
+                nd = play_match_w(r, policies, seed, start + g, st, deal_rows[g], work)
+            else:
+                nd = play_match(r, policies, seed, start + g, st, deal_rows[g])
             deals[g] = nd
             winner[g] = match_winner(st)
             first_dealer[g] = st[S_FIRST_DEALER]
@@ -101,7 +125,7 @@ def _log_start(st, log):
 
 
 @njit(cache=True, _nrt=False)
-def play_match_logged(r, policies, seed, index, st, rows, log, acts):
+def play_match_logged(r, policies, seed, index, st, rows, log, acts, work):
     """``play_match`` that also keeps each deal's start (``log[d]``, with the number of
     its actions) and the match's actions one after the other (``acts``, seat * 32 +
     code; the implicit ``pass`` after the last trick is left out, as in a record)."""
@@ -112,7 +136,7 @@ def play_match_logged(r, policies, seed, index, st, rows, log, acts):
     _log_start(st, log[0])
     while True:
         p = to_move(st)
-        a = choose(r, st, policies[p])
+        a = choose_w(r, st, policies[p], work)
         if a != A_PASS:
             acts[na] = p * 32 + a
             na += 1
@@ -133,9 +157,13 @@ def play_logged_block(r, policies, seed, start, lo, hi, deal_rows, logs, acts, d
                       left):
     """Matches ``start+lo .. start+hi-1`` one after the other, with their action logs."""
     st = np.empty(N_STATE, dtype=np.int64)
+    search = False
+    for p in range(len(policies)):
+        search |= policies[p] & 7 == PIMC
+    work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
     for g in range(lo, hi):
         deals[g] = play_match_logged(r, policies, seed, start + g, st, deal_rows[g], logs[g],
-                                     acts[g])
+                                     acts[g], work)
         winner[g] = match_winner(st)
         left[g, 0] = st[S_MATCH]
         left[g, 1] = st[S_MATCH + 1]

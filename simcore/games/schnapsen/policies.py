@@ -40,10 +40,13 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
+from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
-POLICIES = ("random", "heuristic", "sloppy")
-RANDOM, HEURISTIC, SLOPPY = 0, 1, 2
+POLICIES = ("random", "heuristic", "sloppy")   # ids 0..2; pimc is parsed (parse_policy)
+RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
+# a pimc id carries its parameter: PIMC + 8 * worlds (the other ids are below 8)
+PIMC_SHIFT = 3
 SLOPPY_ERROR = 0.10
 SLOPPY_SPREAD = 10
 
@@ -349,3 +352,41 @@ def choose(r, st, pid):
         a = A_CLAIM if yes else A_PASS
     st[S_RNG] = np.int64(rng)
     return a
+
+
+@njit(cache=True)
+def choose_w(r, st, pid, work):
+    """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
+    if pid & 7 == PIMC:
+        return pimc_choose(r, st, pid >> PIMC_SHIFT, work)
+    return choose(r, st, pid)
+
+
+def parse_policy(name: str) -> int:
+    """The kernel id of a policy name: ``random``, ``heuristic``, ``sloppy``, ``pimc`` or
+    ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
+    if name in ("random", "heuristic", "sloppy"):
+        return POLICIES.index(name)
+    if name == "pimc" or name.startswith("pimc:"):
+        worlds = PIMC_WORLDS
+        for part in filter(None, name[5:].split(";")):
+            key, _, val = part.partition("=")
+            if key != "worlds" or not val.isdigit() or not 1 <= int(val) <= PIMC_MAX_WORLDS:
+                raise ValueError(f"bad pimc parameter '{part}': allowed is worlds=N with N "
+                                 f"from 1 to {PIMC_MAX_WORLDS} (e.g. pimc:worlds=32)")
+            worlds = int(val)
+        return PIMC + (worlds << PIMC_SHIFT)
+    raise ValueError(f"unknown policy '{name}'; policies: random, heuristic, sloppy, "
+                     f"pimc[:worlds=N] (default {PIMC_WORLDS} worlds)")
+
+
+def policy_name(pid: int) -> str:
+    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
+    if pid & 7 == PIMC:
+        return f"pimc:worlds={pid >> PIMC_SHIFT}"
+    return POLICIES[pid]
+
+
+def uses_search(pids) -> bool:
+    """Whether any of the kernel ids needs the solver's scratch space."""
+    return any(int(p) & 7 == PIMC for p in pids)

@@ -1,0 +1,384 @@
+"""Schnapsen open-card solver and the ``pimc`` player.
+
+Solver
+------
+``solve(r, st, seat, work)`` is the value of the deal in ``st`` with every card
+open (both hands and the talon in its order) under best play by both seats:
+the game points the deal scores, positive when ``seat`` wins them, negative
+when the other seat does (-3 .. 3). Every rule of the deal is searched: the
+jack exchange, closing, marriages (and the lead they force), claims at each
+point the rules allow them (after a won trick, after a marriage, after the last
+trick) and the scoring of failed closes and wrong claims. Resigning is left
+out (it concedes the match, not a deal value). Match points play no part.
+
+It is an alpha-beta search over the engine's own kernels (``legal_actions``,
+``apply_action`` on rows of a preallocated stack: a row copy is the undo), with
+move ordering (claims, marriages, exchange first; high cards first) and a
+window narrowed to the possible values (-3 .. 3). Equivalent cards are not
+merged: in Schnapsen no two cards are equivalent in general (every rank has
+its own card points, and king and queen are marriage halves), so merging
+would change values. No transposition table: positions recur only through
+transposed tricks whose points differ, and the search is already bounded by
+the small value range.
+
+``minimax(r, st, seat, work)`` is the same value by plain minimax over every
+legal action in engine order (tests compare the two).
+
+pimc
+----
+``pimc_choose(r, st, worlds, work)``: the seat to move samples ``worlds``
+deals consistent with what it has seen (``engine.observe``: its hand, the cards
+played, the face-up trump card, the cards the opponent was seen to take
+(marriage halves, the card taken by an exchange or by the last draw) and the
+cards the follow rule says it cannot hold), solves each with every action open,
+and takes the action with the best mean value (the first in engine order on
+ties), except that a close counts at its worst sampled world (a world's solve plays
+the closed deal knowing every card, which makes closing look far better than it is). The worlds are uniform over the consistent ones: the opponent's unknown
+cards are a uniform subset of the unknown cards it may hold, the talon a
+uniform order of the rest. Its random draws come from a stream derived from the
+game's stream and the decision (the cards played, the hands, the step), so the
+game's own stream is not advanced: a match's deals are the same whoever plays
+it, and a choice is reproducible by (seed, index).
+"""
+import numpy as np
+from numba import njit
+
+from ...bits import lowest_bit, mix64, next_u64, popcount
+from .cards import CARD_POINTS
+from .engine import (S_CLOSER, S_LEADER, S_MARR, S_MARRIED, S_POINTS, S_SNAP_POINTS,
+                     S_SNAP_TRICKS, S_TRICKS, A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
+                     FOLLOW, MAX_LEGAL, OVER, S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_PHASE,
+                     S_PLAYED, S_RNG, S_SHOWN, S_STEP, S_TALON, S_TALON_LEFT, S_TRUMP,
+                     S_TRUMP_CARD, S_VOID, S_WINNER, apply_action, follower_wins,
+                     legal_actions, to_move)
+
+# words of the state a deal's search changes (the match fields after S_RNG are left)
+N_DEAL_WORDS = S_RNG
+MAX_DEPTH = 48          # actions in a deal: 20 cards, marriages, exchange, close, claims
+WORK_ROWS = MAX_DEPTH + 2
+# work array layout: rows 0 .. MAX_DEPTH of states, one row per depth of action lists
+W_COLS = 64
+
+# transposition table: TT_ROWS rows of the work array after the stacks, 32 entries a row
+# (a 64-bit key and a packed value/bound each)
+TT_ROWS = 2048
+TT_MASK = TT_ROWS * 32 - 1
+TT_BASE = 2 * WORK_ROWS + 4
+EXACT, LOWER, UPPER = 0, 1, 2
+
+PIMC_WORLDS = 16        # default worlds per decision
+PIMC_MAX_WORLDS = 1024
+_DECK = np.int64((1 << 20) - 1)
+
+
+@njit(cache=True, inline="always")
+def new_work_rows(search):
+    """Rows of a solver's scratch space (1 when no player searches)."""
+    return TT_BASE + TT_ROWS if search else 1
+
+
+def new_work():
+    """A solver's scratch space (states and action lists per depth, transposition table)."""
+    return np.zeros((TT_BASE + TT_ROWS, W_COLS), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _key(st):
+    """A 64-bit hash of what decides a deal's value from here: the cards (hands, talon and
+    its size, the card under it), who is to act and at which step, the points, marriage
+    points, whether each seat has a trick, the close and its snapshot. Never 0."""
+    z = np.uint64(st[S_HAND]) | (np.uint64(st[S_HAND + 1]) << np.uint64(20))
+    z |= np.uint64(st[S_TALON_LEFT]) << np.uint64(40)
+    z |= np.uint64(st[S_TRUMP_CARD]) << np.uint64(44)
+    z |= np.uint64(st[S_LEADER]) << np.uint64(49)
+    z |= np.uint64(st[S_PHASE]) << np.uint64(50)
+    z |= np.uint64(st[S_STEP]) << np.uint64(52)
+    z |= np.uint64(st[S_MARRIED] + 1) << np.uint64(54)
+    z |= np.uint64(st[S_CLOSER] + 1) << np.uint64(57)
+    z |= np.uint64(st[S_TRICKS] > 0) << np.uint64(59)
+    z |= np.uint64(st[S_TRICKS + 1] > 0) << np.uint64(60)
+    z |= np.uint64(st[S_SNAP_TRICKS] > 0) << np.uint64(61)
+    y = (np.uint64(st[S_TALON]) ^ (np.uint64(st[S_LEAD_CARD] + 1) << np.uint64(45))
+         ^ (np.uint64(st[S_POINTS]) << np.uint64(50)))
+    x = (np.uint64(st[S_POINTS + 1]) | (np.uint64(st[S_MARR]) << np.uint64(8))
+         | (np.uint64(st[S_MARR + 1]) << np.uint64(16))
+         | (np.uint64(st[S_SNAP_POINTS]) << np.uint64(24)))
+    h = mix64(mix64(mix64(z) ^ y) ^ x)
+    return np.int64(h | np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def _value(st, seat):
+    v = st[S_GAME_POINTS]
+    return v if st[S_WINNER] == seat else -v
+
+
+@njit(cache=True, inline="always")
+def _order_key(st, a):
+    """Higher first: claims, marriages (trumps), exchange, then cards by a cheap guess of
+    their worth, close last."""
+    if a == A_CLAIM:
+        return 1000
+    if a >= A_MARRIAGE and a < A_EXCHANGE:
+        return 900 + (50 if a - A_MARRIAGE == st[S_TRUMP] else 0)
+    if a == A_EXCHANGE:
+        return 800
+    if a == A_CLOSE or a == A_PASS:
+        return -100
+    pts = CARD_POINTS[a]
+    if st[S_PHASE] == FOLLOW:
+        lead = st[S_LEAD_CARD]
+        if follower_wins(lead, a, st[S_TRUMP]):
+            # win cheaply with a plain card, with a trump only when the lead is worth it
+            return 500 + pts + CARD_POINTS[lead] - (20 if a // 5 == st[S_TRUMP] else 0)
+        return 100 - pts
+    return 100 + pts
+
+
+_SIG_AB = "int64(int64[::1], int64[:, ::1], int64, int64, int64, int64)"
+_SIG_MM = "int64(int64[::1], int64[:, ::1], int64, int64)"
+
+
+@njit(_SIG_AB, cache=True)
+def _ab(r, work, d, alpha, beta, seat):
+    st = work[d]
+    if st[S_PHASE] == OVER:
+        return _value(st, seat)
+    # transposition table, values kept for seat 0
+    key = _key(st)
+    slot = key & TT_MASK
+    tt = work[TT_BASE + (slot >> 5)]
+    col = (slot & 31) * 2
+    sign = 1 if seat == 0 else -1
+    if tt[col] == key:
+        packed = tt[col + 1]
+        v = sign * ((packed >> 2) - 4)
+        flag = packed & 3
+        if seat != 0 and flag != EXACT:
+            flag = LOWER + UPPER - flag
+        if flag == EXACT:
+            return v
+        if flag == LOWER:
+            if v >= beta:
+                return v
+            if v > alpha:
+                alpha = v
+        else:
+            if v <= alpha:
+                return v
+            if v < beta:
+                beta = v
+    alpha0 = alpha
+    beta0 = beta
+    acts = work[WORK_ROWS + d]
+    n = legal_actions(r, st, acts) - 1          # resign is last: left out
+    keys = work[2 * WORK_ROWS]
+    for i in range(n):
+        keys[i] = _order_key(st, acts[i])
+    # insertion sort, highest key first
+    for i in range(1, n):
+        a = acts[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            acts[j + 1] = acts[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        acts[j + 1] = a
+        keys[j + 1] = k
+    maxing = to_move(st) == seat
+    child = work[d + 1]
+    best = -4 if maxing else 4
+    for i in range(n):
+        for w in range(N_DEAL_WORDS):
+            child[w] = st[w]
+        apply_action(r, child, acts[i])
+        v = _ab(r, work, d + 1, alpha, beta, seat)
+        if maxing:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            break
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta0:
+        flag = LOWER
+    else:
+        flag = EXACT
+    if seat != 0 and flag != EXACT:
+        flag = LOWER + UPPER - flag
+    tt[col] = key
+    tt[col + 1] = ((sign * best + 4) << 2) | flag
+    return best
+
+
+@njit(cache=True)
+def solve(r, st, seat, work):
+    """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+    row = work[0]
+    for w in range(N_DEAL_WORDS):
+        row[w] = st[w]
+    return _ab(r, work, 0, -3, 3, seat)
+
+
+@njit(_SIG_MM, cache=True)
+def _mm(r, work, d, seat):
+    st = work[d]
+    if st[S_PHASE] == OVER:
+        return _value(st, seat)
+    acts = work[WORK_ROWS + d]
+    n = legal_actions(r, st, acts) - 1
+    maxing = to_move(st) == seat
+    child = work[d + 1]
+    best = -4 if maxing else 4
+    for i in range(n):
+        for w in range(N_DEAL_WORDS):
+            child[w] = st[w]
+        apply_action(r, child, acts[i])
+        v = _mm(r, work, d + 1, seat)
+        if (maxing and v > best) or (not maxing and v < best):
+            best = v
+    return best
+
+
+@njit(cache=True)
+def minimax(r, st, seat, work):
+    """The same value as ``solve`` by plain minimax (every action, no pruning)."""
+    row = work[0]
+    for w in range(N_DEAL_WORDS):
+        row[w] = st[w]
+    return _mm(r, work, 0, seat)
+
+
+@njit(cache=True)
+def solve_actions(r, st, work, acts, values):
+    """Value of each legal action but resign of the seat to move (for that seat), into
+    ``values``; the actions into ``acts``; returns how many."""
+    seat = to_move(st)
+    n = legal_actions(r, st, acts) - 1
+    top = work[WORK_ROWS - 1]
+    for i in range(n):
+        for w in range(N_DEAL_WORDS):
+            top[w] = st[w]
+        apply_action(r, top, acts[i])
+        values[i] = solve(r, top, seat, work)
+    return n
+
+
+# ===== worlds consistent with a seat's observation ==============================================
+@njit(cache=True, inline="always")
+def decision_stream(st):
+    """A random stream for this decision, derived from the game's stream and the decision
+    (cards played, both hands' sizes, the seat's hand, the step): the game's stream itself is
+    not advanced."""
+    p = to_move(st)
+    z = np.uint64(st[S_RNG])
+    z = mix64(z ^ np.uint64(st[S_PLAYED]) * np.uint64(0x9E3779B97F4A7C15))
+    z = mix64(z ^ np.uint64(st[S_HAND + p]) ^ (np.uint64(st[S_STEP] * 4 + st[S_PHASE]) << 40)
+              ^ (np.uint64(st[S_TALON_LEFT]) << 48) ^ (np.uint64(p) << 60))
+    return z
+
+
+@njit(cache=True, inline="always")
+def sample_world(st, seat, rng, world, cards):
+    """Write into ``world`` a copy of ``st`` whose cards hidden from ``seat`` (the
+    opponent's unknown cards, the face-down talon) are re-dealt uniformly among the deals
+    consistent with what ``seat`` sees; returns the advanced stream."""
+    for w in range(N_DEAL_WORDS):
+        world[w] = st[w]
+    o = 1 - seat
+    played = st[S_PLAYED]
+    known = st[S_SHOWN + o] & ~played
+    left = st[S_TALON_LEFT]
+    open_card = np.int64(0)
+    if left > 0:
+        open_card = np.int64(1) << st[S_TRUMP_CARD]
+    unknown = _DECK & ~st[S_HAND + seat] & ~played & ~known & ~open_card
+    opp_n = popcount(np.uint64(st[S_HAND + o]))
+    need = opp_n - popcount(np.uint64(known))
+    allowed = unknown & ~st[S_VOID + o]
+    # the opponent's unknown cards: `need` of the allowed ones, uniformly
+    na = 0
+    m = allowed
+    while m != 0:
+        cards[na] = lowest_bit(m)
+        na += 1
+        m &= m - 1
+    hand = known
+    for i in range(need):
+        rng, x = next_u64(rng)
+        j = i + np.int64(((x >> np.uint64(32)) * np.uint64(na - i)) >> np.uint64(32))
+        c = cards[j]
+        cards[j] = cards[i]
+        cards[i] = c
+        hand |= np.int64(1) << c
+    world[S_HAND + o] = hand
+    # the talon: the rest in a uniform order (next drawn lowest)
+    rest = unknown & ~hand
+    nr = 0
+    m = rest
+    while m != 0:
+        cards[nr] = lowest_bit(m)
+        nr += 1
+        m &= m - 1
+    i = nr - 1
+    while i > 0:
+        rng, x = next_u64(rng)
+        j = np.int64(((x >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        c = cards[j]
+        cards[j] = cards[i]
+        cards[i] = c
+        i -= 1
+    talon = np.int64(0)
+    for k in range(nr):
+        talon |= cards[k] << (5 * k)
+    world[S_TALON] = talon
+    return rng
+
+
+@njit(cache=True)
+def pimc_choose(r, st, worlds, work):
+    """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module)."""
+    seat = to_move(st)
+    acts = work[2 * WORK_ROWS + 1]
+    n = legal_actions(r, st, acts) - 1
+    if n == 1:
+        return acts[0]
+    if st[S_PHASE] == AFTER_LAST:   # claim or pass: nothing hidden changes the outcome
+        worlds = 1
+    total = work[2 * WORK_ROWS + 2]
+    for i in range(n):
+        total[i] = 0
+    world = work[2 * WORK_ROWS + 3]
+    cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
+    top = work[WORK_ROWS - 1]
+    rng = decision_stream(st)
+    worst_close = 4
+    for _ in range(worlds):
+        rng = sample_world(st, seat, rng, world, cards)
+        for i in range(n):
+            for w in range(N_DEAL_WORDS):
+                top[w] = world[w]
+            apply_action(r, top, acts[i])
+            v = solve(r, top, seat, work)
+            total[i] += v
+            if acts[i] == A_CLOSE and v < worst_close:
+                worst_close = v
+    for i in range(n):
+        # closing is judged by its worst world: each world's solve plays the closed deal
+        # knowing every card (strategy fusion), which makes closes look far better than
+        # they are; only a close that wins in every sampled world is taken
+        if acts[i] == A_CLOSE:
+            total[i] = worst_close * worlds
+    best = 0
+    for i in range(1, n):
+        if total[i] > total[best]:
+            best = i
+    return acts[best]
