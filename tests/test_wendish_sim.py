@@ -137,7 +137,8 @@ def test_golden_corrupted_fails(golden_dir):
     count, failures = replay_file(golden_dir / "wendish_corrupted.jsonl")
     assert count == len(failures) and count >= 4
     text = " | ".join(str(f) for f in failures)
-    for part in ("follow", "dealer", "end.scores[0] is 6; the rules give -6", "result.scores", "black queen"):
+    for part in ("follow", "dealer", "end.scores[0] is 6; the rules give -6", "result.scores",
+                 "black queen"):
         assert part in text, (part, text)
 
 
