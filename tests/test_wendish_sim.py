@@ -116,7 +116,7 @@ def test_record_reproduces_simulation():
         deals = run.tables["deals"]
         mine = deals[deals["index"] == index]
         assert [d["end"]["card_points"][0] for d in rec["deals"]] == \
-            mine["card_points0"].tolist()
+            mine["card_points_0"].tolist()
         assert [d["start"]["dealer"] for d in rec["deals"]] == mine["dealer"].tolist()
 
 
