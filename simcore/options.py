@@ -301,6 +301,22 @@ class RuleBook:
             out[name] = self.option(name).parse(raw)
         return out
 
+    def typed_column(self, name: str, texts) -> list | None:
+        """A table column of option ``name`` written as text (``to_text``) turned back
+        into the option's own type: integers, booleans, choice names; a list stays
+        text (``1,2,3``), and so does a column mixing integers and names (``floor``
+        of ``none`` and 0).  None if ``name`` is not an option or a text does not parse."""
+        opt = self.options.get(name)
+        if opt is None:
+            return None
+        try:
+            values = [opt.parse(t) for t in texts]
+        except RulesError:
+            return None
+        if any(isinstance(v, tuple) for v in values) or len({type(v) for v in values}) > 1:
+            return [opt.to_text(v) for v in values]
+        return values
+
     def load_toml(self, path) -> dict:
         """Option values from a TOML file (a flat table of option names)."""
         data = read_toml(path, "rules file", RulesError)
