@@ -92,7 +92,7 @@ class Option:
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
         hi = min(self.spec_hi, INT64_MAX) if spec and self.spec_hi is not None else self._hi
-        rng = f" from {self._lo} to {hi}"
+        rng = f" from {self._lo} to {hi}" if hi < INT64_MAX else f" of at least {self._lo}"
         if self.kind == "int":
             return "an integer" + rng
         if self.kind == "int_or":
