@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 import time
 from datetime import datetime
@@ -63,25 +64,51 @@ def show_notes() -> None:
 
 
 class Progress:
-    """A progress line on stderr, shown only on a terminal and after two seconds."""
+    """Progress on stderr, always visible on a long run.
 
-    def __init__(self, label: str, enabled: bool | None = None):
+    On a terminal: one bar redrawn in place, shown after two seconds.  Otherwise
+    (stderr piped or sent to a file): one plain line every ``interval`` seconds
+    (``TRICKSIM_PROGRESS_INTERVAL``, default 10), and a last line at the end if any
+    was printed, so a log shows that a long run is alive and how far it got."""
+
+    def __init__(self, label: str, enabled: bool | None = None,
+                 interval: float | None = None, tty: bool | None = None):
         self.label = label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.tty = sys.stderr.isatty() if tty is None else tty
+        self.enabled = True if enabled is None else enabled
+        if interval is None:
+            try:
+                interval = float(os.environ.get("TRICKSIM_PROGRESS_INTERVAL", "10"))
+            except ValueError:
+                interval = 10.0
+        self.interval = interval
         self.t0 = time.perf_counter()
+        self.last = self.t0
         self.shown = False
 
     def __call__(self, done: int, total: int):
-        if not self.enabled:
+        if not self.enabled or total <= 0:
             return
-        elapsed = time.perf_counter() - self.t0
+        now = time.perf_counter()
+        elapsed = now - self.t0
+        rate = done / elapsed if elapsed > 0 else 0
+        eta = (total - done) / rate if rate > 0 else 0
+        if not self.tty:
+            if done >= total:
+                if not self.shown:
+                    return
+            elif now - self.last < self.interval:
+                return
+            self.last = now
+            self.shown = True
+            click.echo(f"{self.label}: {done:,}/{total:,} ({100 * done / total:.0f}%) "
+                       f"{rate:,.0f}/s, {elapsed:,.0f}s elapsed, eta {eta:,.0f}s", err=True)
+            return
         if elapsed < 2.0 and done < total:
             return
         if not self.shown and done >= total:
             return
         self.shown = True
-        rate = done / elapsed if elapsed > 0 else 0
-        eta = (total - done) / rate if rate > 0 else 0
         width = 30
         fill = int(width * done / total)
         click.echo(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done:,}/{total:,} "

@@ -25,6 +25,10 @@ MAX_TOML_BYTES = 1 << 20
 #: integer option values must fit the kernels' int64 rule arrays
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
+#: ``Option.spec_hi`` of a count the rule spec leaves open ("a positive integer"):
+#: the int64 range of the kernels' rule arrays
+SPEC_UNBOUNDED = INT64_MAX
+
 
 def read_toml(path, what: str, error=RulesError, limit: int = MAX_TOML_BYTES) -> dict:
     """A TOML file's table; ``error`` (one line naming ``what`` and the path) if it
@@ -76,14 +80,19 @@ class Option:
     lo: int | None = None
     hi: int | None = None
     min_len: int = 1
+    #: the largest value the rule spec allows when it is larger than ``hi`` (tricksim's
+    #: own cap for simulate); ``SPEC_UNBOUNDED`` for "any positive integer".  Replay
+    #: validates records of other programs against the spec's range, simulate keeps ``hi``
+    spec_hi: int | None = None
 
-    def allowed(self) -> str:
-        """Human description of the allowed values."""
+    def allowed(self, spec: bool = False) -> str:
+        """Human description of the allowed values (with ``spec``: the spec's range)."""
         if self.kind == "bool":
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
-        rng = f" from {self._lo} to {self._hi}"
+        hi = min(self.spec_hi, INT64_MAX) if spec and self.spec_hi is not None else self._hi
+        rng = f" from {self._lo} to {hi}" if hi < INT64_MAX else f" of at least {self._lo}"
         if self.kind == "int":
             return "an integer" + rng
         if self.kind == "int_or":
@@ -96,18 +105,53 @@ class Option:
                     + " ".join(map(str, self.choices)))
         raise AssertionError(self.kind)
 
-    def parse(self, raw: Any) -> Any:
-        """Coerce a value from the command line (str), TOML or JSON; raise RulesError."""
+    def parse(self, raw: Any, spec: bool = False) -> Any:
+        """Coerce a value from the command line (str), TOML or JSON; raise RulesError.
+        With ``spec`` the range is the rule spec's (``spec_hi``), not tricksim's cap."""
         try:
             value = self._parse(raw)
         except (ValueError, TypeError):
             value = None
+        if value is None and spec and self.spec_hi is not None:
+            try:
+                value = self._parse(raw, self.spec_hi)
+            except (ValueError, TypeError):
+                value = None
         if value is None:
-            raise RulesError(
-                f"option '{self.name}': {shown(raw)} is not allowed; allowed: {self.allowed()}")
+            raise RulesError(f"option '{self.name}': {shown(raw)} is not allowed; allowed: "
+                             f"{self.allowed(spec)}")
         return value
 
-    def _parse(self, raw):
+    def parse_json(self, raw: Any) -> Any:
+        """A value of a record's ``rules`` object, held to the records contract exactly:
+        integers as JSON integers (not strings, floats or booleans), booleans as JSON
+        booleans, choices as their exact names, lists as JSON arrays; the range is the
+        rule spec's.  RulesError otherwise."""
+        k = self.kind
+        if k == "bool":
+            ok = type(raw) is bool
+        elif k == "int":
+            ok = type(raw) is int
+        elif k == "int_or":
+            ok = type(raw) is int or (type(raw) is str and raw in self.choices)
+        elif k == "choice":
+            ok = type(raw) is str and raw in self.choices
+        elif k == "int_list":
+            ok = type(raw) is list and all(type(v) is int for v in raw)
+        else:
+            ok = type(raw) is list and all(type(v) is str and v in self.choices for v in raw)
+        if not ok:
+            what = {"bool": "a JSON boolean", "int": "a JSON integer",
+                    "int_or": "a JSON integer or " + " / ".join(f'"{c}"' for c in self.choices),
+                    "choice": "one of " + ", ".join(f'"{c}"' for c in self.choices),
+                    "int_list": "a JSON array of integers",
+                    "choice_list": "a JSON array of " + ", ".join(f'"{c}"' for c in
+                                                                  self.choices)}[k]
+            raise RulesError(f"option '{self.name}': {shown(raw)} is not allowed in a record; "
+                             f"allowed: {what} ({self.allowed(True)})")
+        return self.parse(raw, spec=True)
+
+    def _parse(self, raw, hi: int | None = None):
         k = self.kind
         if k == "bool":
             if isinstance(raw, bool):
@@ -116,11 +160,11 @@ class Option:
                 return raw.strip().lower() in _TRUE
             return None
         if k == "int":
-            return self._int(raw)
+            return self._int(raw, hi)
         if k == "int_or":
             if isinstance(raw, str) and raw.strip().lower() in self.choices:
                 return raw.strip().lower()
-            return self._int(raw)
+            return self._int(raw, hi)
         if k == "choice":
             if isinstance(raw, str) and raw.strip() in self.choices:
                 return raw.strip()
@@ -147,7 +191,7 @@ class Option:
             return tuple(out)
         raise AssertionError(k)
 
-    def _int(self, raw):
+    def _int(self, raw, hi: int | None = None):
         if isinstance(raw, bool):
             return None
         if isinstance(raw, int):
@@ -158,7 +202,7 @@ class Option:
             v = int(raw)
         else:
             return None
-        if not self._lo <= v <= self._hi:
+        if not self._lo <= v <= (self._hi if hi is None else min(hi, INT64_MAX)):
             return None
         return v
 
@@ -257,6 +301,22 @@ class RuleBook:
             out[name] = self.option(name).parse(raw)
         return out
 
+    def typed_column(self, name: str, texts) -> list | None:
+        """A table column of option ``name`` written as text (``to_text``) turned back
+        into the option's own type: integers, booleans, choice names; a list stays
+        text (``1,2,3``), and so does a column mixing integers and names (``floor``
+        of ``none`` and 0).  None if ``name`` is not an option or a text does not parse."""
+        opt = self.options.get(name)
+        if opt is None:
+            return None
+        try:
+            values = [opt.parse(t) for t in texts]
+        except RulesError:
+            return None
+        if any(isinstance(v, tuple) for v in values) or len({type(v) for v in values}) > 1:
+            return [opt.to_text(v) for v in values]
+        return values
+
     def load_toml(self, path) -> dict:
         """Option values from a TOML file (a flat table of option names)."""
         data = read_toml(path, "rules file", RulesError)
@@ -275,18 +335,31 @@ class RuleBook:
             values[name] = self.option(name).parse(raw)
         return self.resolve(values)
 
-    def from_dict(self, data: Mapping) -> RuleSet:
-        """A rule set from a record's ``rules`` object (missing names take defaults)."""
+    def from_dict(self, data: Mapping, strict: bool = False) -> RuleSet:
+        """A rule set from a record's ``rules`` object (missing names take defaults).
+
+        ``strict`` holds it to the records contract (``replay``): every option written
+        out, each value of its exact JSON type (``Option.parse_json``), ranges those of
+        the rule spec rather than tricksim's own caps."""
         if not isinstance(data, Mapping):
             raise RulesError("'rules' must be an object of option names")
-        values = {name: self.option(name).parse(v) for name, v in data.items()}
-        return self.resolve(values)
+        if not strict:
+            values = {name: self.option(name).parse(v) for name, v in data.items()}
+            return self.resolve(values)
+        values = {name: self.option(name).parse_json(v) for name, v in data.items()}
+        missing = [name for name in self.options if name not in values]
+        if missing:
+            raise RulesError(f"'rules' is missing option{'s' if len(missing) > 1 else ''} "
+                             + ", ".join(f"'{m}'" for m in missing)
+                             + "; a record writes out every option of the rule set")
+        return self.resolve(values, spec=True)
 
-    def resolve(self, values: dict) -> RuleSet:
-        """Fill defaults (fixed ones first, then those depending on others) and check."""
+    def resolve(self, values: dict, spec: bool = False) -> RuleSet:
+        """Fill defaults (fixed ones first, then those depending on others) and check.
+        With ``spec`` integer ranges are the rule spec's (replay), not tricksim's caps."""
         values = dict(values)
         for name, v in list(values.items()):
-            values[name] = self.option(name).parse(v)
+            values[name] = self.option(name).parse(v, spec)
         for opt in self.options.values():
             if opt.name not in values and not callable(opt.default):
                 values[opt.name] = opt.default

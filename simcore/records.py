@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from dataclasses import dataclass
+
+import numpy as np
 
 from .errors import ReplayError, TricksimError
 from .games import REGISTRY, get_game
@@ -96,8 +99,77 @@ def check_numbers(record) -> None:
             shown = str(value) if digits <= 30 else f"an integer of {digits} digits"
             fail(f"'{where}' is {shown}, outside the 64-bit integer range "
                  f"({_INT64_MIN} to {_INT64_MAX}) a record allows")
-        elif isinstance(value, float) and not math.isfinite(value):
-            fail(f"'{where}' is {value}, not a finite number")
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                fail(f"'{where}' is {value}, not a finite number")
+            fail(f"'{where}' is {value!r}, a number with a fraction or exponent; a record's "
+                 "numbers are integers (write 3, not 3.0)")
+
+
+def _kind(value) -> str:
+    """The JSON type of a value, as named in a mismatch."""
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, np.bool_)):
+        return "a boolean"
+    if isinstance(value, numbers.Integral):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _shown(value) -> str:
+    """A value as JSON, cut to 60 characters."""
+    text = json.dumps(value, default=lambda v: v.item() if hasattr(v, "item") else repr(v))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def first_difference(got, want, where: str) -> str | None:
+    """Where a record's value ``got`` first differs from the engine's ``want``, as one
+    sentence naming the field (``end.card_points[1] is 40; the rules give 41``), or
+    None if they agree.  JSON types are strict: ``true`` is not ``1`` and ``"3"`` is
+    not ``3``.  Keys of ``got`` that ``want`` does not have are ignored (a reader
+    ignores keys it does not know)."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"{where} is {_shown(got)} ({_kind(got)}); the rules give an object"
+        for key, value in want.items():
+            if key not in got:
+                return f"{where} is missing '{key}' (the rules give {_shown(value)})"
+            diff = first_difference(got[key], value, f"{where}.{key}")
+            if diff:
+                return diff
+        return None
+    if isinstance(want, list):
+        if not isinstance(got, list):
+            return f"{where} is {_shown(got)} ({_kind(got)}); the rules give {_shown(want)}"
+        if len(got) != len(want):
+            return (f"{where} holds {len(got)} values; the rules give {len(want)}: "
+                    f"{_shown(want)}")
+        for i, (g, w) in enumerate(zip(got, want)):
+            diff = first_difference(g, w, f"{where}[{i}]")
+            if diff:
+                return diff
+        return None
+    if _kind(got) != _kind(want):
+        return f"{where} is {_shown(got)} ({_kind(got)}); the rules give {_shown(want)}"
+    if got != want:
+        return f"{where} is {_shown(got)}; the rules give {_shown(want)}"
+    return None
+
+
+def require_same(got, want, where: str, deal=None, action=None) -> None:
+    """``fail`` naming the first field where ``got`` differs from ``want``."""
+    diff = first_difference(got, want, where)
+    if diff:
+        fail(diff, deal, action)
 
 
 def replay_one(record) -> None:
@@ -139,6 +211,7 @@ def parse_line(raw: bytes):
 
 def replay_file(path):
     """Replay every record of a JSON Lines file; returns (records, failures).
+    A file without a record (empty, or blank lines only) is a TricksimError.
 
     Each line is decoded and parsed on its own, so a line that is not UTF-8 or
     not JSON fails as that record and the others are still replayed.  A line
@@ -176,4 +249,7 @@ def replay_file(path):
                 replay_one(parse_line(raw))
             except ReplayError as exc:
                 failures.append(ReplayFailure(line_no, str(exc), exc.deal, exc.action))
+    if count == 0:
+        raise TricksimError(f"'{path}' holds no records; allowed: a JSON Lines file of one "
+                            "or more records, one per line")
     return count, failures

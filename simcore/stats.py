@@ -71,14 +71,81 @@ def add_sums(total: dict | None, part: dict) -> dict:
     return total
 
 
+#: the columns of ``summary.csv`` (long form; docs/data.md describes each)
+SUMMARY_CSV_COLUMNS = ("section", "seat", "policy", "group", "metric", "value", "low", "high")
+
+_INTERVAL_SUFFIXES = ("_low", "_high")
+
+
+def _whole(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) or (
+        isinstance(v, (float, np.floating)) and math.isfinite(v) and float(v).is_integer())
+
+
 def summary_csv_frame(summary: dict) -> pd.DataFrame:
-    """All summary frames as one tidy table with a ``section`` column."""
-    parts = []
+    """The summary as one long table: one row per figure, columns ``SUMMARY_CSV_COLUMNS``.
+
+    A section of ``metric, value, low, high`` rows keeps them; a wide section (one
+    row per seat, or per contract) gives one row per column: ``seat`` and ``policy``
+    from the row's own columns, ``group`` from its other text column (e.g. the
+    contract), and ``low``/``high`` from the ``*_low``/``*_high`` pair that follows
+    the figure's column in the section (a ``*_sd`` column between them is a figure of
+    its own).  ``seat`` is an integer or empty; a value is written as an integer
+    where its source column holds integers, or where it is a whole number without
+    an interval (a count)."""
+    rows = []
     for section, frame in summary.items():
-        f = frame.copy()
-        f.insert(0, "section", section)
-        parts.append(f)
-    return pd.concat(parts, ignore_index=True, sort=False)
+        cols = list(frame.columns)
+        if {"metric", "value"} <= set(cols):
+            for rec in frame.to_dict("records"):
+                lo, hi = rec.get("low", np.nan), rec.get("high", np.nan)
+                rows.append(_long_row(section, rec, rec["metric"], rec["value"], lo, hi,
+                                      False))
+            continue
+        text = [c for c in cols if c not in ("seat", "policy")
+                and not pd.api.types.is_numeric_dtype(frame[c])]
+        group_col = text[0] if text else None
+        figures = []                       # (column, low column, high column)
+        i = 0
+        while i < len(cols):
+            c = cols[i]
+            if c in ("seat", "policy") or c in text:
+                i += 1
+                continue
+            pair = (i + 2 < len(cols) and cols[i + 1].endswith("_low")
+                    and cols[i + 2].endswith("_high"))
+            if pair and c.endswith("_sd") and figures and figures[-1][1] is None:
+                # mean, sd, low, high: the interval is the mean's
+                figures[-1] = (figures[-1][0], cols[i + 1], cols[i + 2])
+                figures.append((c, None, None))
+            elif pair:
+                figures.append((c, cols[i + 1], cols[i + 2]))
+            else:
+                figures.append((c, None, None))
+            i += 3 if pair else 1
+        ints = {c for c, _, _ in figures if pd.api.types.is_integer_dtype(frame[c])}
+        for rec in frame.to_dict("records"):
+            for c, lo, hi in figures:
+                rows.append(_long_row(section, rec, c, rec[c],
+                                      rec[lo] if lo else np.nan, rec[hi] if hi else np.nan,
+                                      c in ints, group=rec[group_col] if group_col else None))
+    out = pd.DataFrame(rows, columns=list(SUMMARY_CSV_COLUMNS))
+    out["seat"] = out["seat"].astype("Int64")
+    out["value"] = pd.Series([r["value"] for r in rows], dtype=object)
+    return out
+
+
+def _long_row(section, rec, metric, value, low, high, integer, group=None) -> dict:
+    seat = rec.get("seat")
+    seat = None if seat is None or (isinstance(seat, float) and math.isnan(seat)) else int(seat)
+    no_interval = not _whole(low) and not _whole(high) and (
+        low is None or high is None or (np.isnan(low) and np.isnan(high)))
+    if _whole(value) and (integer or no_interval):
+        value = int(value)
+    elif isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    return {"section": section, "seat": seat, "policy": rec.get("policy"),
+            "group": group, "metric": metric, "value": value, "low": low, "high": high}
 
 
 def _fmt(v, digits=4):
@@ -229,8 +296,25 @@ def write_parquet(frame: pd.DataFrame, path):
     atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
 
 
+def integer_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with float columns that hold only whole numbers (seats, counts made
+    float by a missing value or a concatenation) as nullable integers, so a CSV
+    writes ``0`` and ``50000``, not ``0.0`` and ``50000.0``; an empty cell stays
+    empty.  Columns of rates and means that are not all whole numbers are untouched."""
+    out = frame.copy()
+    for c in out.columns:
+        col = out[c]
+        if pd.api.types.is_float_dtype(col):
+            vals = col.dropna()
+            if len(vals) and np.isfinite(vals).all() and (vals == np.round(vals)).all() \
+                    and (vals.abs() < 2**53).all():
+                out[c] = col.astype("Int64")
+    return out
+
+
 def write_csv(frame: pd.DataFrame, path):
-    """Write a frame to CSV atomically."""
+    """Write a frame to CSV atomically (whole-number float columns as integers)."""
+    frame = integer_columns(frame)
     atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
 
 

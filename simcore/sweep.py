@@ -220,7 +220,13 @@ def write_sweep(result: SweepResult, out) -> list[Path]:
     from .plots import plot_game_metrics, plot_seat_measure
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    write_parquet(result.table, out / "sweep.parquet")
+    table = result.table.copy()         # varied options keep their type (integers, booleans)
+    for k in result.varied:
+        typed = get_game(result.game).rulebook.typed_column(k, table[k]) \
+            if k in table.columns else None
+        if typed is not None:
+            table[k] = pd.Series(typed, index=table.index)
+    write_parquet(table, out / "sweep.parquet")
     write_csv(result.table, out / "sweep.csv")
     seat_png = plot_seat_measure(result, out / "seats.png")
     game_png = plot_game_metrics(result, out / "game.png")

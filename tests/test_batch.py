@@ -57,8 +57,10 @@ def test_a_plan_of_three_runs_gathers_three_summaries(invoke, plan_file, tmp_pat
     # each run's rows are its own summary, unchanged
     four = simulate("schadenfreude", None, ["heuristic", "random", "random", "random"], 1200,
                     seed=4)
-    seats = table[(table["run"] == "four") & (table["section"] == "seats")]
-    assert list(seats["win_rate"]) == list(four.summary["seats"]["win_rate"])
+    seats = table[(table["run"] == "four") & (table["section"] == "seats")
+                  & (table["metric"] == "win_rate")]      # summary.csv is in long form
+    assert list(seats["seat"]) == [0, 1, 2, 3]
+    assert list(seats["value"]) == list(four.summary["seats"]["win_rate"])
     sweep_rows = table[table["run"] == "limits"]
     assert set(sweep_rows["section"]) == {"sweep"} and len(sweep_rows) == 2 * 4
     assert (tmp_path / "b" / "four" / "games.parquet").exists()

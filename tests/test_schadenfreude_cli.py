@@ -250,8 +250,9 @@ def test_replay_summary_line_and_empty_file(invoke, tmp_path, golden_dir):
     res = invoke("replay", golden_dir / "schadenfreude_3p.jsonl")
     assert (res.exit_code, res.stdout, res.stderr) == (0, "2 records replayed, all valid\n", "")
     (tmp_path / "empty.jsonl").write_text("\n")
-    res = invoke("replay", tmp_path / "empty.jsonl")
-    assert res.exit_code == 0 and res.stdout == "0 records replayed, all valid\n"
+    res = invoke("replay", tmp_path / "empty.jsonl")       # an empty file is an error
+    assert res.exit_code == 1 and res.stdout == ""
+    assert "holds no records" in res.stderr
 
 
 def test_the_tests_carry_their_facts():

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...bits import U0, U1, lowest_bit
-from ...records import check_common, parse_cards, require
+from ...records import check_common, parse_cards, require, require_same
 from .cards import card_name, deck_mask, mask_cards, mask_of, parse_card
 from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE,
                      S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
@@ -356,8 +356,7 @@ def start_round(r, st, start, d, rules):
     order, leader = check_start(start, d, rules)
     n = rules["players"]
     cum = [int(x) for x in st[S_SCORE:S_SCORE + n]]
-    require(start["scores"] == cum, f"start.scores {start['scores']} do not match the "
-            f"scores after the previous round {cum}", d)
+    require_same(start["scores"], cum, "start.scores", d)   # the scores after the last round
     allowed = int(lead_candidates(r, st))
     seats = [p for p in range(n) if allowed >> p & 1]
     require(type(leader) is int and leader in seats,
@@ -390,10 +389,7 @@ def check_end(st, end, d, n):
                 f"end.piles[{p}] is {piles[p]}; the rules give {_names(want)}", d)
     points = [int(x) for x in st[S_POINTS:S_POINTS + n]]
     scores = [int(x) for x in st[S_SCORE:S_SCORE + n]]
-    require(end.get("points") == points, f"end.points is {end.get('points')}; the rules "
-            f"give {points}", d)
-    require(end.get("scores") == scores, f"end.scores is {end.get('scores')}; the rules "
-            f"give {scores}", d)
+    require_same(end, {"points": points, "scores": scores}, "end", d)
 
 
 def result_of(st, n) -> dict:
@@ -410,7 +406,7 @@ def replay_record(record) -> np.ndarray:
     """Check a Schadenfreude record action by action on the engine (records
     contract); returns the final state."""
     require(isinstance(record, dict), "a record must be a JSON object")
-    rules = RULEBOOK.from_dict(record.get("rules"))
+    rules = RULEBOOK.from_dict(record.get("rules"), strict=True)
     n = rules["players"]
     check_common(record, n)
     r = rules_array(rules)
@@ -438,11 +434,9 @@ def replay_record(record) -> np.ndarray:
                         "over the limit)", d)
         else:
             require(not last, "the game ends while nobody is over the limit", d)
-    res = record["result"]
-    expect = result_of(st, n)
-    for key, value in expect.items():
-        got = res.get(key)
-        if key in ("winners", "bust") and isinstance(got, list):
-            got = sorted(got)
-        require(got == value, f"result.{key} is {res.get(key)!r}; the rules give {value!r}")
+    res = dict(record["result"])
+    for key in ("winners", "bust"):          # seat lists in any order
+        if isinstance(res.get(key), list) and all(type(p) is int for p in res[key]):
+            res[key] = sorted(res[key])
+    require_same(res, result_of(st, n), "result")
     return st

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...errors import RulesError
-from ...options import Option, RuleBook
+from ...options import SPEC_UNBOUNDED, Option, RuleBook
 from .cards import ALL_VALUES, deck_mask
 
 THREE_PLAYER_VALUES = (-3, 1, 2, 3, 4, 5, 6, 7, 8)
@@ -47,7 +47,7 @@ OPTIONS = (
            "everybody bust: none (no winner) or highest (the highest unique score wins)",
            choices=("none", "highest")),
     Option("max_rounds", "int", 200, "a game still running after this many rounds ends "
-           "unfinished", lo=1, hi=100000),
+           "unfinished", lo=1, hi=100000, spec_hi=SPEC_UNBOUNDED),
 )
 
 PRESETS = {

@@ -13,7 +13,7 @@ import json
 import numpy as np
 
 from ...errors import TricksimError
-from ...records import check_common, fail, require
+from ...records import check_common, fail, require, require_same
 from .cards import DECK_MASK, RANKS, SUITS, card_name, mask_of, parse_card, parse_suit
 from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
                      N_STATE, OVER, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, VERBS,
@@ -219,7 +219,7 @@ def replay_record(record) -> None:
     """Check a Schnapsen record action by action (records contract)."""
     from .api import deal_end_of
     require(isinstance(record, dict), "a record must be a JSON object")
-    rules = RULEBOOK.from_dict(record.get("rules"))
+    rules = RULEBOOK.from_dict(record.get("rules"), strict=True)
     check_common(record, 2)
     deals = record["deals"]
     require(len(deals) <= max_deals(rules), f"{len(deals)} deals; a match of "
@@ -243,17 +243,11 @@ def replay_record(record) -> None:
         reason = finish_deal(r, st)
         require(reason is None, reason, d)
         end = deal_end_of(st)
-        got = deal["end"]
-        require(isinstance(got, dict), "'end' must be an object", d)
-        for key, value in end.items():
-            require(got.get(key) == value, f"end.{key} is {got.get(key)!r}; the rules give "
-                    f"{value!r}", d)
+        require(isinstance(deal["end"], dict), "'end' must be an object", d)
+        require_same(deal["end"], end, "end", d)
         prev_dealer = dealer
     left = [int(st[S_MATCH]), int(st[S_MATCH + 1])]
     require(min(left) <= 0, f"the match is not over: match points {left}")
     res = record["result"]
     winner = 0 if left[0] <= 0 else 1
-    require(res.get("winner") == winner, f"result.winner is {res.get('winner')!r}; the rules "
-            f"give {winner}")
-    require(res.get("match_points") == left, f"result.match_points is "
-            f"{res.get('match_points')!r}; the rules give {left}")
+    require_same(res, {"winner": winner, "match_points": left}, "result")

@@ -1,12 +1,13 @@
 """Schnapsen rule options, presets, validation, and the kernels' rule array."""
 import numpy as np
 
-from ...options import Option, RuleBook
+from ...options import SPEC_UNBOUNDED, Option, RuleBook
 
 OPTIONS = (
     Option("match_points", "int", 7, "each player starts here and subtracts the game points "
-           "won; reaching 0 wins the match", lo=1, hi=21),
-    Option("target", "int", 66, "card points needed for a correct claim", lo=1, hi=120),
+           "won; reaching 0 wins the match", lo=1, hi=21, spec_hi=SPEC_UNBOUNDED),
+    Option("target", "int", 66, "card points needed for a correct claim", lo=1, hi=120,
+           spec_hi=SPEC_UNBOUNDED),
     Option("exchange_min_talon", "int", 2, "the trump jack may be exchanged while the open "
            "talon holds at least this many cards, the trump card included", lo=2, hi=10),
     Option("close_min_talon", "int", 2, "the talon may be closed while it holds at least this "
@@ -17,7 +18,8 @@ OPTIONS = (
            "opponent's points and tricks at the close (at_close) or at the end (at_end)",
            choices=("at_close", "at_end")),
     Option("schneider_below", "int", 33, "a correct claim scores 2 when the opponent has "
-           "fewer card points than this (and a trick)", lo=0, hi=120),
+           "fewer card points than this (and a trick)", lo=1, hi=120,
+           spec_hi=SPEC_UNBOUNDED),
 )
 
 PRESETS = {

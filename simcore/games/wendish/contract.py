@@ -7,9 +7,9 @@ def contract(rules) -> GameContract:
     """What generic code needs from Wendish Schafkopf under ``rules``."""
     n = seats_of(rules)
     scores = tuple(f"score_{p}" for p in range(n))
-    deal_columns = ("index", "deal", "dealer", "contract", "declarer", "trump", "team0",
-                    "card_points0", "card_points1", "winner", "schneider", "schwarz",
-                    "old_ones_one_hand", "tricks0", "called", "taker") + scores
+    deal_columns = ("index", "deal", "dealer", "contract", "declarer", "trump", "team_0",
+                    "card_points_0", "card_points_1", "winner", "schneider", "schwarz",
+                    "old_ones_one_hand", "tricks_0", "called", "taker") + scores
     return GameContract(
         game="wendish", seats=n, unit="game",
         measures=(

@@ -4,7 +4,7 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .cards import SUITS
+from .cards import N_CARDS, SUITS, card_name
 from .engine import CONTRACTS, NORMAL
 from .play import (D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER, D_FIELDS,
                    D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0, D_TRICKS0,
@@ -13,6 +13,16 @@ from .play import (A_CONTRACTS, A_DRAWS, A_OLD_ONES, A_SEATS, AGG_BLOCK, CONTRAC
                    SEAT_SUMS, agg_width, play_aggregate)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array, seats_of
+
+
+#: the deals table's column names where they differ from the chunk's keys: one
+#: naming scheme across games (``card_points_0``, as Schnapsen), see docs/data.md
+_DEAL_COLUMN_NAMES = {"team0": "team_0", "card_points0": "card_points_0",
+                      "card_points1": "card_points_1", "tricks0": "tricks_0"}
+#: the ``called`` column by the kernels' code: a card's name (``QC``), ``first_trick``
+#: (code -2, index -2 here) for a wedding on the first trick, empty (code -1) for none
+_CALLED_NAMES = np.array([card_name(c) for c in range(N_CARDS)] + ["first_trick", ""],
+                         dtype=object)
 
 
 class Wendish(Game):
@@ -185,6 +195,7 @@ class Wendish(Game):
         d = chunk["deals"]
         ddata = {}
         for key, col in d.items():
+            key = _DEAL_COLUMN_NAMES.get(key, key)
             if key == "scores":
                 for p in range(n):
                     ddata[f"score_{p}"] = col[:, p]
@@ -194,6 +205,8 @@ class Wendish(Game):
                 ddata[key] = np.array(list(SUITS))[col]
             elif key in ("schneider", "schwarz", "old_ones_one_hand"):
                 ddata[key] = col.astype(bool)
+            elif key == "called":             # QC, first_trick, or empty: docs/data.md
+                ddata[key] = _CALLED_NAMES[col]
             else:
                 ddata[key] = col
         return {"games": pd.DataFrame(data), "deals": pd.DataFrame(ddata)}

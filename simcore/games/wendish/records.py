@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from ...errors import TricksimError
-from ...records import check_common, fail, require, parse_cards
+from ...records import check_common, fail, parse_cards, require, require_same
 from .cards import (BLACK_QUEENS, N_CARDS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
                     VARIANT_SKAT, VARIANTS, card_name, mask_of, parse_card)
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET, A_SOLO,
@@ -378,22 +378,16 @@ def _cards(value, what, deal, action=None):
     return parse_cards(value, parse_card, what, deal, action)
 
 
-def _same_end(got, want):
+def _teams_sorted(got):
+    """A record's ``end`` with the seats inside each team sorted (their order is free)."""
     if not isinstance(got, dict):
-        return False
+        return got
     g = dict(got)
-    if isinstance(g.get("teams"), list) and all(isinstance(t, list) for t in g["teams"]):
-        try:
-            g["teams"] = [sorted(t) for t in g["teams"]]
-        except TypeError:
-            return False
-    for key, value in want.items():
-        gv = g.get(key)
-        if type(gv) is not type(value) and not (value is None and gv is None):
-            return False
-        if gv != value:
-            return False
-    return True
+    teams = g.get("teams")
+    if isinstance(teams, list) and all(isinstance(t, list) and all(type(p) is int for p in t)
+                                       for t in teams):
+        g["teams"] = [sorted(t) for t in teams]
+    return g
 
 
 def check_start(rules, deal, d, first_dealer):
@@ -447,7 +441,7 @@ def _action_items(actions, d):
     seats = np.zeros(m, dtype=np.int64)
     codes = np.zeros(m, dtype=np.int64)
     for a, act in enumerate(actions):
-        require(isinstance(act, list) and len(act) in (2, 3) and isinstance(act[0], int)
+        require(isinstance(act, list) and len(act) in (2, 3) and type(act[0]) is int
                 and isinstance(act[1], str), f"action {act!r} is not [seat, verb] or "
                 "[seat, verb, argument]", d, a)
         code = action_code(act[1], act[2] if len(act) == 3 else None)
@@ -465,7 +459,7 @@ def play_deal_actions(rules, r, st, actions, d):
     k = run_actions(r, st, seats, codes, m)
     if k < len(actions):
         act = actions[k]
-        require(isinstance(act, list) and len(act) in (2, 3) and isinstance(act[0], int)
+        require(isinstance(act, list) and len(act) in (2, 3) and type(act[0]) is int
                 and isinstance(act[1], str), f"action {act!r} is not [seat, verb] or "
                 "[seat, verb, argument]", d, k)
         fail(explain(rules, r, st, act[0], act[1], act[2] if len(act) == 3 else None), d, k)
@@ -483,7 +477,7 @@ def new_state(r) -> np.ndarray:
 def replay_record(record) -> None:
     """Check a Wendish Schafkopf record action by action (records contract)."""
     require(isinstance(record, dict), "a record must be a JSON object")
-    rules = RULEBOOK.from_dict(record.get("rules"))
+    rules = RULEBOOK.from_dict(record.get("rules"), strict=True)
     n = seats_of(rules)
     check_common(record, n)
     r = rules_array(rules)
@@ -506,9 +500,7 @@ def replay_record(record) -> None:
         require(int(st[ST_PHASE]) == P_DONE, f"the deal ends before it is over (next: seat "
                 f"{int(st[ST_TO_MOVE])}, {PHASES[int(st[ST_PHASE])]})", d)
         end = state_end(st)
-        require(_same_end(deal["end"], end), f"end is {deal['end']!r}; the rules give {end!r}",
-                d)
+        require_same(_teams_sorted(deal["end"]), end, "end", d)
         total = [a + b for a, b in zip(total, end["scores"])]
     res = record["result"]
-    require(res.get("scores") == total, f"result.scores is {res.get('scores')!r}; the deals "
-            f"give {total}")
+    require_same(res, {"scores": total}, "result")

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...errors import RulesError
-from ...options import Option, RuleBook
+from ...options import SPEC_UNBOUNDED, Option, RuleBook
 from .cards import SUITS, VARIANT_PLAYERS, VARIANTS
 
 SUIT_CHOICES = ("D", "C", "S", "H")
@@ -25,16 +25,16 @@ OPTIONS = (
            "three_sharp (20 cards A T K Q J, 6 each and a skat of 2), officers (2 players, "
            "8 face-up cards on 8 face-down each)", choices=VARIANTS),
     Option("deals", "int", _default_deals, "deals in one game (default: the number of "
-           "players, so every seat deals once)", lo=1, hi=1000),
+           "players, so every seat deals once)", lo=1, hi=1000, spec_hi=SPEC_UNBOUNDED),
     Option("lust_solo", "bool", True, "a Lust Solo may be announced before the Old Ones' "
            "choice"),
     Option("solo_suits", "choice_list", SUIT_CHOICES, "trump suits a Lust Solo may name",
            choices=SUIT_CHOICES),
     Option("wedding_deadline", "int", 3, "wedding first_trick: the first other player to win "
            "one of this many first tricks is the partner, else the caller plays alone",
-           lo=1, hi=16),
+           lo=1, hi=16, spec_hi=SPEC_UNBOUNDED),
     Option("schneider_below", "int", 30, "a side with fewer card points than this is "
-           "Schneider", lo=1, hi=120),
+           "Schneider", lo=1, hi=120, spec_hi=SPEC_UNBOUNDED),
     Option("base", "int", 1, "value of a normal game or wedding", lo=1, hi=TARIFF_MAX),
     Option("schneider", "int", 1, "added when the losers are Schneider", lo=0, hi=TARIFF_MAX),
     Option("schwarz", "int", 1, "added when the losers took no trick", lo=0, hi=TARIFF_MAX),
