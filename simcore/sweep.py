@@ -167,11 +167,18 @@ def _recorded_seed(variants: Path):
     return None
 
 
+def index_column(names) -> str:
+    """The name of a sweep table's variant-number column: ``variant``, or
+    ``variant_index`` when an option called ``variant`` is varied (Wendish and
+    Schnapsen have one), so that neither hides the other."""
+    return "variant_index" if "variant" in names else "variant"
+
+
 def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     parts = []
     for v, (assign, run, label) in enumerate(zip(variants, runs, labels)):
         seats = run.summary["seats"].copy()
-        front = {"variant": v, "label": label}
+        front = {index_column(names): v, "label": label}
         for k in names:
             front[k] = book.option(k).to_text(assign[k])
         for i, (k, val) in enumerate(front.items()):

@@ -111,3 +111,36 @@ def test_cli_compare_bad_spec_and_seat_mismatch(invoke):
     res = invoke("compare", "schadenfreude", "--a", "players=3", "--b", "players=4",
                  "--games", 10, "--out", "c")
     assert res.exit_code == 1 and "needs the same seats" in res.stderr
+
+
+# ----- issue 11: sweeps over different table sizes ---------------------------------
+def test_sweep_over_table_sizes_shows_every_seat_with_its_own_fair_share(tmp_path):
+    from simcore.plots import game_metric_names, seat_plot_data
+    from simcore.sweep import write_sweep
+    res = sweep("schadenfreude", parse_vary("schadenfreude", ["players=5,3"]),
+                games=300, seed=1)
+    assert list(res.table.groupby("variant")["seat"].apply(list)) == [[0, 1, 2, 3, 4],
+                                                                      [0, 1, 2]]
+    data = seat_plot_data(res)
+    assert [len(d["values"]) for d in data] == [5, 3]
+    for d, run in zip(data, res.runs):            # each variant's own mean seat
+        assert d["fair"] == pytest.approx(run.summary["seats"]["win_rate"].mean())
+    assert data[0]["fair"] < 0.25 < data[1]["fair"]
+    files = write_sweep(res, tmp_path)
+    assert all(f.exists() for f in files)
+    report = (tmp_path / "report.md").read_text()
+    assert "| players=5 | 4 |" in report and "| players=3 | 2 |" in report
+    assert game_metric_names(res)
+
+
+def test_sweep_over_wendish_variants_of_different_sizes(tmp_path):
+    from simcore.plots import game_metric_names
+    from simcore.sweep import write_sweep
+    res = sweep("wendish", parse_vary("wendish", ["variant=four,three,officers"]),
+                games=40, seed=1)
+    assert list(res.table.groupby("variant_index").size()) == [4, 3, 2]
+    assert list(res.table["variant"].unique()) == ["four", "three", "officers"]
+    names = game_metric_names(res)
+    assert "draw_rate" in names and "old_ones_one_hand_rate" in names  # officers' own
+    write_sweep(res, tmp_path)
+    assert (tmp_path / "seats.png").stat().st_size > 0
