@@ -344,7 +344,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
     """
-    from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
+    from simcore.sweep import (fairness_lines, holm_note, parse_vary, sweep as run_sweep,
+                               write_sweep)
 
     plan = parse_vary(game, vary)
     check_dashboard(dashboard, workers)
@@ -365,8 +366,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         + [f"--policy {policy}", f"--games {games}", f"--seed {result.seed}"])
     write_sweep(result, out_dir)
     if fmt == "table":
-        for label, run in zip(result.labels, result.runs):
-            click.echo(fairness_line(label, run)[2:].replace("**", ""))
+        for line in fairness_lines(result):
+            click.echo(line[2:].replace("**", ""))
+        if holm_note(result):
+            click.echo(holm_note(result))
     elif fmt == "csv":
         click.echo(result.table.to_csv(index=False), nl=False)
     else:

@@ -101,6 +101,9 @@ class GameContract:
     measures: tuple[SeatMeasure, ...]
     #: seats-section column with each seat's win count (the equal-wins test), or None
     wins_column: str | None = None
+    #: a zero-sum per-seat mean (every seat's fair value is 0) whose equality across
+    #: seats is tested where the game has no wins per seat (Wendish's score), or None
+    equal_means: str | None = None
     #: distinguished-seat rates compared with the average seat
     advantages: tuple[Advantage, ...] = ()
     #: summary sections holding game-level figures (frames of metric, value, low, high)

@@ -22,8 +22,8 @@ from .games import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
-from .stats import (fairness_note, markdown_table, write_csv, write_parquet,
-                    write_text)
+from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
+                    write_parquet, write_text)
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -126,8 +126,12 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
                                  executor=executor))
     labels = [variant_label(a, book) for a, _ in built]
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
-    return SweepResult(game, names, [a for a, _ in built], runs, table, s.seed, s.games,
-                       labels=labels)
+    result = SweepResult(game, names, [a for a, _ in built], runs, table, s.seed, s.games,
+                         labels=labels)
+    holm_ps = holm_pvalues(result)
+    table["fair_seat_test_p_holm"] = np.repeat(
+        holm_ps, [len(r.summary["seats"]) for r in runs])
+    return result
 
 
 def build_variants(game: str, vary, preset=None, rules_file=None, assignments=(),
@@ -193,9 +197,10 @@ def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True, sort=False)
 
 
-def fairness_line(label: str, run: RunResult) -> str:
+def fairness_line(label: str, run: RunResult, holm_p: float | None = None) -> str:
     """One line saying how far a variant is from seat fairness (rates in percent,
-    their differences in percentage points, pp)."""
+    their differences in percentage points, pp); ``holm_p``: the seat test's
+    p-value corrected across a sweep's variants (see :func:`holm_pvalues`)."""
     seats = run.summary["seats"]
     contract = run.contract
     m = contract.primary
@@ -209,17 +214,51 @@ def fairness_line(label: str, run: RunResult) -> str:
     else:
         text = (f"- **{label}**: seat {name} {lo:+.3f} to {hi:+.3f} (spread {hi - lo:.3f}"
                 f"{' ' + m.unit if m.unit else ''})")
-    p = metrics.get("equal_wins_p")
+    p = seat_test_p(fair)
     note = fairness_note(run.summary, contract)
-    if p is not None and not math.isnan(p):
-        verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
-        text += f"; chi-square test of equal wins p = {p:.3g}: {verdict}"
+    test = ("chi-square test of equal wins" if "equal_wins_p" in metrics
+            else "test of equal mean scores")
+    if not math.isnan(p):
+        if holm_p is None:
+            verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
+            text += f"; {test} p = {p:.3g}: {verdict}"
+        else:
+            verdict = ("seats differ (Holm p < 0.05)" if holm_p < 0.05
+                       else "no evidence of a seat effect")
+            text += f"; {test} p = {p:.3g}, Holm-corrected {holm_p:.3g}: {verdict}"
     elif note:
         text += "; " + note
     for adv in contract.advantages:
         if adv.label in metrics:
             text += f"; {adv.label.replace('_', ' ')} {100 * metrics[adv.label]:+.1f} pp"
     return text
+
+
+def holm_pvalues(result: SweepResult) -> list[float]:
+    """Each variant's seat-test p-value (equal wins, or equal mean scores) after
+    Holm's correction across the sweep's tested variants: testing k variants
+    gives k chances of a false alarm, and Holm keeps the chance of any at 5%.
+    NaN where a variant has no test."""
+    return holm([seat_test_p(r.summary.get("fairness")) for r in result.runs])
+
+
+def fairness_lines(result: SweepResult) -> list[str]:
+    """One fairness line per variant (Markdown), the seat tests Holm-corrected
+    across the variants when two or more were tested."""
+    holm_ps = holm_pvalues(result)
+    family = sum(not math.isnan(p) for p in holm_ps) >= 2
+    return [fairness_line(label, run, hp if family and not math.isnan(hp) else None)
+            for label, run, hp in zip(result.labels, result.runs, holm_ps)]
+
+
+def holm_note(result: SweepResult) -> str:
+    tested = sum(not math.isnan(p) for p in holm_pvalues(result))
+    if tested < 2:
+        return ""
+    return (f"The seat tests of the {tested} tested variants are corrected for testing "
+            f"{tested} variants at once (Holm's step-down method): a variant is called "
+            "unfair only if its corrected p-value is below 0.05, which keeps the chance "
+            "of any false alarm in the sweep at 5%.")
 
 
 def write_sweep(result: SweepResult, out) -> list[Path]:
@@ -248,7 +287,10 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
     if result.command:
         lines += ["```", result.command, "```", ""]
     lines += ["## Seat fairness", ""]
-    lines += [fairness_line(label, run) for label, run in zip(result.labels, result.runs)]
+    lines += fairness_lines(result)
+    sentence = holm_note(result)
+    if sentence:
+        lines += ["", sentence]
     lines += ["", "## Per seat", "", markdown_table(result.table[cols]), "",
               f"![per-seat measure by variant]({seat_png.name})", "", "## Game level", ""]
     game_rows = []

@@ -144,3 +144,54 @@ def test_sweep_over_wendish_variants_of_different_sizes(tmp_path):
     assert "draw_rate" in names and "old_ones_one_hand_rate" in names  # officers' own
     write_sweep(res, tmp_path)
     assert (tmp_path / "seats.png").stat().st_size > 0
+
+
+# ----- issue 11: fairness figures that mean what they say ---------------------------
+def test_holm_correction():
+    from simcore.stats import holm
+    out = holm([0.01, 0.04, float("nan"), 0.03])
+    # three tested: 0.01*3, then max(0.03, 0.03*2), then max(.., 0.04*1)
+    assert out[0] == pytest.approx(0.03) and out[3] == pytest.approx(0.06)
+    assert out[1] == pytest.approx(0.06) and out[2] != out[2]
+    assert holm([0.5, 0.9]) == [1.0, 1.0]
+
+
+def test_equal_wins_test_only_when_every_seat_plays_the_same_policy():
+    from simcore.stats import fairness_note
+    mixed = simulate("schadenfreude", games=2000, seed=3,
+                     policies=["heuristic", "random", "random", "random"])
+    fair = dict(zip(mixed.summary["fairness"]["metric"], mixed.summary["fairness"]["value"]))
+    assert fair["equal_wins_p"] != fair["equal_wins_p"]          # NaN: no test
+    assert "different policies" in fairness_note(mixed.summary, mixed.contract)
+    same = simulate("schadenfreude", games=2000, seed=3)
+    fair = dict(zip(same.summary["fairness"]["metric"], same.summary["fairness"]["value"]))
+    assert 0 <= fair["equal_wins_p"] <= 1
+    assert fairness_note(same.summary, same.contract) is None
+
+
+def test_wendish_has_a_test_of_equal_mean_scores():
+    from simcore.stats import equal_means_test
+    seats = pd.DataFrame({"score_per_game": [0.5, -0.5, 0.0, 0.0],
+                          "game_score_low": [0.3, -0.7, -0.2, -0.2],
+                          "game_score_high": [0.7, -0.3, 0.2, 0.2]})
+    measure = get_game("wendish").contract(get_game("wendish").build_rules()).measure("score")
+    z, p = equal_means_test(seats, measure)
+    assert z == pytest.approx(0.5 / (0.2 / 1.959963984540054))
+    assert p < 1e-4
+    seats["score_per_game"] = 0.0
+    assert equal_means_test(seats, measure)[1] == 1.0
+    run = simulate("wendish", games=200, seed=2)
+    fair = dict(zip(run.summary["fairness"]["metric"], run.summary["fairness"]["value"]))
+    assert 0 <= fair["equal_scores_p"] <= 1
+
+
+def test_sweep_report_corrects_for_many_variants(limit_sweep, tmp_path):
+    from simcore.stats import holm, seat_test_p
+    from simcore.sweep import write_sweep
+    raw = [seat_test_p(r.summary["fairness"]) for r in limit_sweep.runs]
+    expect = holm(raw)
+    per_variant = limit_sweep.table.groupby("variant")["fair_seat_test_p_holm"].first()
+    assert list(per_variant) == pytest.approx(expect)
+    write_sweep(limit_sweep, tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "Holm" in report and "Holm-corrected" in report

@@ -19,6 +19,6 @@ def contract(rules) -> GameContract:
                         per_seat_columns("score_{seat}"), unit="game points"),
             SeatMeasure("deal_win", "rate", "deal_win_rate", "deal_win_low", "deal_win_high"),
         ),
-        wins_column=None, advantages=(),
+        wins_column=None, equal_means="score", advantages=(),
         metric_sections=("game",), count_metrics=("games", "deals"),
         tables={"games": ("index", "deals") + scores, "deals": deal_columns})
