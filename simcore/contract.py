@@ -110,6 +110,9 @@ class GameContract:
     metric_sections: tuple[str, ...] = ("game",)
     #: game-level metrics that are counts, not figures to plot or compare
     count_metrics: tuple[str, ...] = ("games",)
+    #: game-level figures that are means (their differences in their own unit);
+    #: every other figure of the metric sections is a rate (differences in pp)
+    mean_metrics: tuple[str, ...] = ()
     #: the tables a chunk returns and their columns (per-seat columns with their seat)
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

@@ -123,3 +123,45 @@ def plot_game_metrics(result, path) -> Path:
     fig.suptitle(f"{result.game}: game-level figures by variant (95% intervals)")
     fig.tight_layout()
     return _save(fig, path)
+
+
+def plot_compare(result, path) -> Path:
+    """Two panels: the paired difference B - A of every seat's primary measure, and
+    of every game-level figure (rates in pp), each with its 95% interval."""
+    m = result.run_a.contract.primary
+    t = result.table[result.table["measure"] == m.name] if m.per_game else result.table
+    if not len(t):
+        t = result.table[result.table["measure"] == result.table["measure"].iloc[0]]
+    g = result.game_table
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2),
+                                 gridspec_kw={"width_ratios": [1, 2]})
+    scale = 100.0 if m.is_rate and m.per_game else 1.0
+    d = t["diff"].to_numpy(np.float64) * scale
+    lo = t["low"].to_numpy(np.float64) * scale
+    hi = t["high"].to_numpy(np.float64) * scale
+    x = np.arange(len(t))
+    a1.bar(x, d, yerr=[np.clip(np.nan_to_num(d - lo), 0, None),
+                       np.clip(np.nan_to_num(hi - d), 0, None)], capsize=3, color="tab:blue")
+    a1.axhline(0, color="black", lw=0.8)
+    a1.set_xticks(x)
+    a1.set_xticklabels([f"seat {s}" for s in t["seat"]])
+    a1.set_title(f"{t['measure'].iloc[0] if len(t) else ''}: B - A per seat"
+                 + (" (pp)" if scale == 100 else ""), fontsize=9)
+    gd = np.where(np.isfinite(g["diff_pp"]), g["diff_pp"], g["diff"]).astype(np.float64)
+    scale_g = np.where(np.isfinite(g["diff_pp"]), 100.0, 1.0)
+    glo = g["low"].to_numpy(np.float64) * scale_g
+    ghi = g["high"].to_numpy(np.float64) * scale_g
+    ok = np.isfinite(gd)
+    y = np.arange(len(g))
+    a2.barh(y[ok], gd[ok], xerr=[np.clip(np.nan_to_num(gd - glo), 0, None)[ok],
+                                 np.clip(np.nan_to_num(ghi - gd), 0, None)[ok]],
+            capsize=2, color="tab:orange")
+    a2.axvline(0, color="black", lw=0.8)
+    a2.set_yticks(y)
+    a2.set_yticklabels([n + (" (pp)" if s == 100 else "") for n, s in zip(g["metric"], scale_g)],
+                       fontsize=7)
+    a2.invert_yaxis()
+    a2.set_title("game-level figures: B - A (95% intervals, conservative)", fontsize=9)
+    fig.suptitle(f"{result.game}: B - A")
+    fig.tight_layout()
+    return _save(fig, path)

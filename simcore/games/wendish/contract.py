@@ -1,5 +1,6 @@
 """Wendish Schafkopf's contract with generic code (sweeps, comparisons, fairness, plots)."""
 from ...contract import GameContract, SeatMeasure, per_seat_columns
+from .engine import CONTRACTS
 from .rules import seats_of
 
 
@@ -21,4 +22,5 @@ def contract(rules) -> GameContract:
         ),
         wins_column=None, equal_means="score", advantages=(),
         metric_sections=("game",), count_metrics=("games", "deals"),
+        mean_metrics=tuple(f"{c}_declarer_card_points" for c in CONTRACTS),
         tables={"games": ("index", "deals") + scores, "deals": deal_columns})
