@@ -482,7 +482,9 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFr
     which makes their figures move together, so the true interval of the
     difference is narrower: this one is conservative (it can miss a real
     difference, never invent one). Rates' differences are in percentage points
-    (``diff_pp``). A figure only one side has is given with an empty difference.
+    (``diff_pp``). A figure only one side has is given with an empty difference;
+    below MIN_PAIRED_GAMES games there is no interval nor verdict, as for the
+    paired tests.
     """
     g = get_game(game)
     fa = g.game_metrics(run_a.summary, run_a.rules)
@@ -501,6 +503,8 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFr
         hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) else math.nan
         diff = vb - va
         half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
+        if min(run_a.games, run_b.games) < MIN_PAIRED_GAMES:   # as for the paired tests
+            half = math.nan
         rate = name not in means
         rows.append({"metric": name, "a": va, "b": vb, "diff": diff,
                      "low": diff - half, "high": diff + half,

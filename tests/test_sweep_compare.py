@@ -195,3 +195,58 @@ def test_sweep_report_corrects_for_many_variants(limit_sweep, tmp_path):
     write_sweep(limit_sweep, tmp_path)
     report = (tmp_path / "report.md").read_text()
     assert "Holm" in report and "Holm-corrected" in report
+
+
+# ----- issue 11: compare players as well as rules -------------------------------
+def test_sweep_and_compare_are_the_python_api_whatever_was_imported_first():
+    import sys
+
+    import simcore
+    from simcore.sweep import parse_vary as _pv  # noqa: F401  (the submodule, imported first)
+    from simcore import compare as api_compare, sweep as api_sweep
+    module = sys.modules["simcore.sweep"]
+    assert callable(api_sweep) and api_sweep is module.sweep and simcore.sweep is module.sweep
+    assert api_compare is module.compare
+
+
+def test_vary_policy_and_policies_per_side(tmp_path):
+    from simcore.sweep import parse_side, write_compare
+    plan = parse_vary("schadenfreude", ["policy=heuristic,random,random,random;random"])
+    assert plan == [("policy", [("heuristic", "random", "random", "random"), ("random",)])]
+    res = sweep("schadenfreude", plan, games=300, seed=4)
+    assert list(res.table["policies"].unique()) == ["heuristic,random,random,random", "random"]
+    assert list(res.table["policy"][:4]) == ["heuristic", "random", "random", "random"]
+    with pytest.raises(Exception, match="--policy and --vary policy"):
+        sweep("schadenfreude", plan, policies=["random"], games=10, seed=1)
+    rules, pols = parse_side("schadenfreude", "standard;policy=heuristic,random,random,random")
+    assert pols == ["heuristic", "random", "random", "random"]
+    res = compare("schadenfreude", rules, rules, games=500, seed=2, policies_a=pols,
+                  policies_b=["random"])
+    win0 = res.table[(res.table["measure"] == "win") & (res.table["seat"] == 0)].iloc[0]
+    assert win0["policy_a"] == "heuristic" and win0["policy_b"] == "random"
+    assert win0["diff"] < 0 and win0["significant"]
+    metrics = set(get_game("schadenfreude").game_metrics(res.run_a.summary, rules)["metric"])
+    assert set(res.game_table["metric"]) == metrics - {"games"}
+    rate = res.game_table.set_index("metric").loc["no_winner_rate"]
+    assert rate["diff_pp"] == pytest.approx(100 * rate["diff"])
+    assert res.game_table.set_index("metric").loc["mean_rounds"]["diff_pp"] != \
+        res.game_table.set_index("metric").loc["mean_rounds"]["diff_pp"]   # a mean: no pp
+    files = write_compare(res, tmp_path, "tricksim compare ...")
+    assert all(f.exists() for f in files)
+    import json
+    info = json.loads((tmp_path / "compare.json").read_text())
+    assert info["seed"] == 2 and info["a"]["policies"][0] == "heuristic"
+    assert info["b"]["policies"] == ["random"] * 4 and "limit" in info["a"]["rules"]
+    assert "## Game level" in (tmp_path / "report.md").read_text()
+
+
+def test_wendish_sweep_tabulates_every_contract_figure_and_flags_options_without_effect():
+    from simcore.sweep import without_effect
+    res = sweep("wendish", parse_vary("wendish", ["variant=four,officers",
+                                                  "lust_solo=true,false"]),
+                games=40, seed=1)
+    for figure in ("solo_schneider_rate", "solo_schwarz_rate", "solo_declarer_card_points"):
+        assert "game_" + figure in res.table
+    notes = without_effect(res)
+    assert notes == ["lust_solo (true; false) has no effect when variant=officers: those "
+                     "variants played identical games"]
