@@ -194,10 +194,8 @@ def build_variants(game: str, vary, preset=None, rules_file=None, assignments=()
             rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
         except TricksimError as exc:
             raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
-        try:                           # check the policy list fits every variant first
-            g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies, rules)
-        except TricksimError as exc:
-            raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
+        # check the policy list fits every variant first
+        g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies, rules)
         built.append((assign, rules))
     return built
 
