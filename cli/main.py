@@ -347,7 +347,8 @@ def rules(game, preset, players):
 @click.argument("game", type=GAMES)
 @click.option("--vary", "vary", multiple=True, required=True, metavar="NAME=V1,V2,...",
               help="An option and the values to try (repeatable: every combination is "
-                   "played). Values of a list option are separated by ';'.")
+                   "played). Values of a list option are separated by ';'; "
+                   "policy=P1,P2,...;Q varies the players.")
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
               help="Player policy: one name for all seats or one per seat, comma-separated. "
@@ -378,7 +379,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
     """
-    from simcore.sweep import fairness_line, parse_vary, sweep as run_sweep, write_sweep
+    from simcore.sweep import (fairness_lines, holm_note, parse_vary, sweep as run_sweep,
+                               without_effect, write_sweep)
 
     plan = parse_vary(game, vary)
     check_dashboard(dashboard, workers)
@@ -388,8 +390,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             resume=resume, scheduler=scheduler, workers=workers,
                             dashboard=dashboard, connect_timeout=connect_timeout)
+    default_policy = (click.get_current_context().get_parameter_source("policy")
+                      == click.core.ParameterSource.DEFAULT)
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
-                       policy.split(","), settings=settings,
+                       None if default_policy else policy.split(","), settings=settings,
                        progress=Progress(f"{game} sweep"), out=out_dir)
     result.command = " ".join(
         ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
@@ -399,8 +403,12 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         + [f"--policy {policy}", f"--games {games}", f"--seed {result.seed}"])
     write_sweep(result, out_dir)
     if fmt == "table":
-        for label, run in zip(result.labels, result.runs):
-            click.echo(fairness_line(label, run)[2:].replace("**", ""))
+        for line in fairness_lines(result):
+            click.echo(line[2:].replace("**", ""))
+        if holm_note(result):
+            click.echo(holm_note(result))
+        for line in without_effect(result):
+            click.echo("note: " + line)
     elif fmt == "csv":
         click.echo(result.table.to_csv(index=False), nl=False)
     else:
@@ -413,7 +421,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @cli.command()
 @click.argument("game", type=GAMES)
 @click.option("--a", "spec_a", required=True, metavar="RULES",
-              help="Rule set A: a preset, a TOML file, NAME=VALUE items, joined with ';'.")
+              help="Rule set A: a preset, a TOML file, NAME=VALUE items, joined with ';'; "
+                   "policy=P1,P2,... sets A's players.")
 @click.option("--b", "spec_b", required=True, metavar="RULES", help="Rule set B, likewise.")
 @click.option("--players", type=int, default=None, help="Number of players for both.")
 @click.option("--policy", "policy", default="random", show_default=True,
@@ -426,7 +435,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all cores).")
 @click.option("--chunk-size", type=int, default=None, help="Games per kernel call.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Folder for compare.csv (default results/<game>-compare-<timestamp>/).")
+              help="Folder for compare.csv, compare_game.csv, compare.json, compare.png "
+                   "and report.md (default results/<game>-compare-<timestamp>/).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the differences are printed.")
 @user_errors
@@ -443,25 +453,36 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
       tricksim compare schadenfreude --a standard --b "limit=30" --games 200000 --seed 1
       tricksim compare schnapsen --a austrian --b tournament --policy heuristic,heuristic
     """
-    from simcore.stats import format_summary, write_csv
-    from simcore.sweep import compare as run_compare, parse_rules_spec
+    from simcore.stats import format_summary
+    from simcore.sweep import compare as run_compare, parse_side, write_compare
 
-    rules_a = parse_rules_spec(game, spec_a, players)
-    rules_b = parse_rules_spec(game, spec_b, players)
+    rules_a, pol_a = parse_side(game, spec_a, players)
+    rules_b, pol_b = parse_side(game, spec_b, players)
+    default_policy = (click.get_current_context().get_parameter_source("policy")
+                      == click.core.ParameterSource.DEFAULT)
+    if not default_policy and (pol_a or pol_b):
+        raise TricksimError("--policy and policy= in --a/--b both given; use one")
     note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
-                         progress=Progress(f"{game} compare"))
+                         progress=Progress(f"{game} compare"), policies_a=pol_a,
+                         policies_b=pol_b)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_csv(result.table, out_dir / "compare.csv")
-    click.echo(format_summary({"paired B - A": result.table}, fmt), nl=False)
+    command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
+                       + ([f"--players {players}"] if players else [])
+                       + ([] if default_policy else [f"--policy {policy}"])
+                       + [f"--games {games}", f"--seed {result.run_a.seed}"])
+    write_compare(result, out_dir, command)
+    click.echo(format_summary({"paired B - A": result.table, "game B - A": result.game_table},
+                              fmt), nl=False)
     if result.note:
         click.echo(result.note, err=True)
-    click.echo(f"A = {rules_a.canonical()}\nB = {rules_b.canonical()}\n{games:,} "
+    click.echo(f"A = {rules_a.canonical()} ({','.join(result.run_a.policies)})\n"
+               f"B = {rules_b.canonical()} ({','.join(result.run_b.policies)})\n{games:,} "
                f"game{'s' if games != 1 else ''} each, seed {result.run_a.seed}; wrote "
-               f"{out_dir}/compare.csv", err=True)
+               f"{out_dir}/ (compare.csv, compare_game.csv, compare.json, compare.png, "
+               "report.md)", err=True)
 
 
 @cli.command()

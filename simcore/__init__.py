@@ -10,6 +10,9 @@ The names are imported on first use, so that ``import simcore`` (and
 """
 __version__ = "0.1.0"
 
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
 from ._cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()
@@ -21,6 +24,22 @@ _LAZY = {
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]
+
+
+#: public functions named like the submodule that defines them: importing the
+#: submodule (``from simcore.sweep import parse_vary``) must not replace the
+#: function ``simcore.sweep`` by the module
+_SHADOWED = frozenset({"sweep"})
+
+
+class _Package(_types.ModuleType):
+    def __setattr__(self, name, value):
+        if name in _SHADOWED and isinstance(value, _types.ModuleType):
+            return          # the module stays reachable as sys.modules["simcore.sweep"]
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name):

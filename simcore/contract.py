@@ -101,12 +101,18 @@ class GameContract:
     measures: tuple[SeatMeasure, ...]
     #: seats-section column with each seat's win count (the equal-wins test), or None
     wins_column: str | None = None
+    #: a zero-sum per-seat mean (every seat's fair value is 0) whose equality across
+    #: seats is tested where the game has no wins per seat (Wendish's score), or None
+    equal_means: str | None = None
     #: distinguished-seat rates compared with the average seat
     advantages: tuple[Advantage, ...] = ()
     #: summary sections holding game-level figures (frames of metric, value, low, high)
     metric_sections: tuple[str, ...] = ("game",)
     #: game-level metrics that are counts, not figures to plot or compare
     count_metrics: tuple[str, ...] = ("games",)
+    #: game-level figures that are means (their differences in their own unit);
+    #: every other figure of the metric sections is a rate (differences in pp)
+    mean_metrics: tuple[str, ...] = ()
     #: the tables a chunk returns and their columns (per-seat columns with their seat)
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

@@ -350,6 +350,92 @@ def write_text(text: str, path):
 MIN_EXPECTED_WINS = 5
 
 
+#: fewest games for the test of equal mean scores (a normal approximation of each
+#: seat's mean, as for the paired tests of ``simcore.sweep``)
+MIN_SCORE_TEST_GAMES = 30
+
+
+def seat_test_absent(summary: dict, contract) -> str | None:
+    """Why a summary has no test that seats do equally well, or None when it has one.
+
+    A test of seats is a test of the seats only when every seat plays the same
+    policy (otherwise it measures the players); the chi-square test of equal wins
+    needs at least MIN_EXPECTED_WINS wins expected per seat (Cochran); the test
+    of equal mean scores at least MIN_SCORE_TEST_GAMES games."""
+    seats = summary.get("seats")
+    if seats is None or len(seats) < 2:
+        return None
+    if contract.wins_column is None and contract.equal_means is None:
+        return None
+    what = ("chi-square test of equal wins" if contract.wins_column
+            else "test of equal mean scores")
+    if "policy" in seats and seats["policy"].nunique() > 1:
+        return (f"no {what}: the seats play different policies ("
+                + ", ".join(map(str, seats["policy"])) + "), so a difference between seats "
+                "would be the players', not the seats'; the test is made only when every "
+                "seat plays the same policy")
+    n = len(seats)
+    if contract.wins_column:
+        col = contract.wins_column
+        if col not in seats:
+            return None
+        total = int(seats[col].sum())
+        if total >= MIN_EXPECTED_WINS * n:
+            return None
+        return (f"no chi-square test of equal wins: {total:,} win{'s' if total != 1 else ''} "
+                f"among {n} seats, {total / n:.2g} expected per seat; the test needs at "
+                f"least {MIN_EXPECTED_WINS} per seat ({MIN_EXPECTED_WINS * n} wins)")
+    games = _games_of(summary)
+    if games is not None and games < MIN_SCORE_TEST_GAMES:
+        return (f"no test of equal mean scores: {games:,} game{'s' if games != 1 else ''}; "
+                f"the test needs at least {MIN_SCORE_TEST_GAMES}")
+    return None
+
+
+def _games_of(summary: dict) -> int | None:
+    game = summary.get("game")
+    if game is None:
+        return None
+    hit = game[game["metric"] == "games"]
+    return int(hit.iloc[0]["value"]) if len(hit) else None
+
+
+def equal_means_test(seats, measure) -> tuple[float, float]:
+    """(largest |z|, p) of the test that every seat's mean of a zero-sum measure is 0,
+    i.e. that all seats do equally well.
+
+    Each seat's mean is tested against 0 with a normal test (its standard error
+    read off its 95% interval), and the smallest p-value is multiplied by the
+    number of seats (Bonferroni, capped at 1), which bounds the chance of a false
+    alarm whatever the correlation between seats.  A one-way analysis of
+    variance would be wrong here: the seats' scores of one game sum to zero, so
+    they are not independent groups (the negative correlation makes such a test
+    find seat effects that are not there)."""
+    mean = seats[measure.column].to_numpy(np.float64)
+    se = (seats[measure.high].to_numpy(np.float64)
+          - seats[measure.low].to_numpy(np.float64)) / (2 * _Z)
+    if not np.all(np.isfinite(se)) or np.any(se <= 0):
+        return math.nan, math.nan
+    z = np.abs(mean) / se
+    p = 2 * _st().norm.sf(z)
+    return float(z.max()), float(min(1.0, len(mean) * p.min()))
+
+
+def holm(pvalues) -> list[float]:
+    """Holm's step-down correction of a family of p-values (NaN: not tested, kept
+    NaN and not counted): each adjusted p-value can be compared with 0.05 and the
+    chance of any false alarm in the family stays below 5%."""
+    ps = [float(p) for p in pvalues]
+    tested = sorted((p, i) for i, p in enumerate(ps) if not math.isnan(p))
+    m = len(tested)
+    out = [math.nan] * len(ps)
+    running = 0.0
+    for rank, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
 def fairness_frame(summary: dict, contract) -> pd.DataFrame:
     """Fairness measures of a summary (a metric frame), by the game's declared
     contract (``simcore.contract.GameContract``).
@@ -358,11 +444,16 @@ def fairness_frame(summary: dict, contract) -> pd.DataFrame:
       primary measure (``win_rate_spread``, ``score_per_deal_spread``);
     - ``equal_wins_chi2`` / ``equal_wins_p``: chi-square test (scipy.stats.chisquare)
       that all seats win equally often, over the games that had a winner, for
-      games that count wins per seat; NaN (no test) with fewer than
-      MIN_EXPECTED_WINS wins expected per seat, as :func:`fairness_note` says;
+      games that count wins per seat;
+    - ``equal_scores_z`` / ``equal_scores_p``: for games without wins per seat
+      whose scores are zero-sum (Wendish), the test that every seat's mean score
+      is 0 (:func:`equal_means_test`);
     - each declared advantage (first leader, dealer): that seat's rate minus the
       mean seat's rate of the same measure, with the rate's 95% Wilson interval
       shifted the same way.
+
+    A test is NaN (not made) where :func:`seat_test_absent` gives a reason: the
+    seats play different policies, or too few wins or games.
     """
     seats = summary["seats"]
     n = contract.seats
@@ -370,15 +461,20 @@ def fairness_frame(summary: dict, contract) -> pd.DataFrame:
     m = contract.primary
     rows.append((f"{m.column}_spread", float(seats[m.column].max() - seats[m.column].min()),
                  math.nan, math.nan))
+    absent = seat_test_absent(summary, contract)
     if contract.wins_column and n > 1:
-        wins = seats[contract.wins_column].to_numpy(dtype=np.float64)
-        if wins.sum() >= MIN_EXPECTED_WINS * n:
-            res = _st().chisquare(wins)
+        chi2 = p = math.nan
+        if absent is None:
+            res = _st().chisquare(seats[contract.wins_column].to_numpy(dtype=np.float64))
             chi2, p = float(res.statistic), float(res.pvalue)
-        else:
-            chi2 = p = math.nan
         rows.append(("equal_wins_chi2", chi2, math.nan, math.nan))
         rows.append(("equal_wins_p", p, math.nan, math.nan))
+    elif contract.equal_means and n > 1:
+        z = p = math.nan
+        if absent is None:
+            z, p = equal_means_test(seats, contract.measure(contract.equal_means))
+        rows.append(("equal_scores_z", z, math.nan, math.nan))
+        rows.append(("equal_scores_p", p, math.nan, math.nan))
     game = summary.get("game")
     for adv in contract.advantages:
         hit = game[game["metric"] == adv.metric] if game is not None else ()
@@ -389,18 +485,22 @@ def fairness_frame(summary: dict, contract) -> pd.DataFrame:
     return metric_frame(rows)
 
 
+#: the fairness rows holding a seat test's p-value (whichever the game has)
+SEAT_TEST_P = ("equal_wins_p", "equal_scores_p")
+
+
+def seat_test_p(fairness) -> float:
+    """The p-value of a fairness frame's seat test (NaN: none made)."""
+    if fairness is None:
+        return math.nan
+    hit = fairness[fairness["metric"].isin(SEAT_TEST_P)]
+    return float(hit.iloc[0]["value"]) if len(hit) else math.nan
+
+
 def fairness_note(summary: dict, contract) -> str | None:
-    """Why a summary has no chi-square test of equal wins (too few wins), or None."""
-    seats = summary.get("seats")
-    col = contract.wins_column
-    if seats is None or col is None or col not in seats or len(seats) < 2:
-        return None
-    total, n = int(seats[col].sum()), len(seats)
-    if total >= MIN_EXPECTED_WINS * n:
-        return None
-    return (f"no chi-square test of equal wins: {total:,} win{'s' if total != 1 else ''} "
-            f"among {n} seats, {total / n:.2g} expected per seat; the test needs at least "
-            f"{MIN_EXPECTED_WINS} per seat ({MIN_EXPECTED_WINS * n} wins)")
+    """Why a summary has no test that seats do equally well, or None
+    (see :func:`seat_test_absent`)."""
+    return seat_test_absent(summary, contract)
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:

@@ -22,8 +22,8 @@ from .games import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
-from .stats import (fairness_note, markdown_table, write_csv, write_parquet,
-                    write_text)
+from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
+                    write_parquet, write_text)
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -40,6 +40,12 @@ def parse_vary(game: str, specs) -> list[tuple[str, list]]:
         if "=" not in spec:
             raise TricksimError(f"--vary expects NAME=V1,V2,..., got '{spec}'")
         name, raw = (s.strip() for s in spec.split("=", 1))
+        if name == POLICY:
+            if name in seen:
+                raise TricksimError(f"--vary names option '{name}' twice")
+            seen.add(name)
+            out.append((name, parse_policy_values(game, raw)))
+            continue
         opt = book.option(name)
         if name in seen:
             raise TricksimError(f"--vary names option '{name}' twice")
@@ -57,9 +63,42 @@ def parse_vary(game: str, specs) -> list[tuple[str, list]]:
     return out
 
 
+#: the pseudo-option that varies (or sets, in ``--a``/``--b``) the players' policies
+POLICY = "policy"
+
+
+def parse_policy_values(game: str, raw: str) -> list[tuple[str, ...]]:
+    """``policy=`` values: policy lists separated by ``;``, each one name for every
+    seat or one per seat separated by ``,`` (``heuristic,random;random``)."""
+    g = get_game(game)
+    values = []
+    for text in (t.strip() for t in raw.split(";")):
+        if not text:
+            continue
+        names = tuple(n.strip() for n in text.split(","))
+        for n in names:
+            if n not in g.policies:
+                raise TricksimError(f"unknown policy '{n}' in policy={raw}; policies of "
+                                    f"{game}: " + ", ".join(g.policies))
+        values.append(names)
+    if not values:
+        raise TricksimError(f"policy= gives no policies; allowed: " + ", ".join(g.policies)
+                            + " (one for every seat, or one per seat separated by ',')")
+    if len(set(values)) != len(values):
+        raise TricksimError("--vary policy lists a value twice")
+    return values
+
+
+def _text(book, name, value) -> str:
+    """A varied value as text (a policy list comma-separated)."""
+    if name == POLICY:
+        return ",".join(value)
+    return book.option(name).to_text(value)
+
+
 def variant_label(assign: dict, book) -> str:
     """A short label of a variant, e.g. ``limit=30 pairs=keep``."""
-    return " ".join(f"{k}={book.option(k).to_text(v)}" for k, v in assign.items())
+    return " ".join(f"{k}={_text(book, k, v)}" for k, v in assign.items())
 
 
 # ----- sweeps -------------------------------------------------------------------
@@ -101,6 +140,8 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
     names = [n for n, _ in vary]
+    if POLICY in names and policies:
+        raise TricksimError("--policy and --vary policy both given; use one")
     built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
     seed = s.seed
     if seed is None and out is not None and s.resume:
@@ -114,6 +155,7 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     with opened as executor:                       # one executor for every variant
         for i, (assign, rules) in enumerate(built):
             done = i * s.games
+            pols = list(assign[POLICY]) if POLICY in assign else policies
 
             def step(d, _t, done=done):
                 if progress:
@@ -121,13 +163,17 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
 
             folder = None if out is None else Path(out) / "variants" / f"{i:03d}"
             if executor.description.get("executor") != "dask":
-                g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1)  # compile
-            runs.append(simulate(game, rules, policies, settings=s, progress=step, out=folder,
+                g.run_chunk(rules, g.policy_ids(pols, rules)[1], s.seed, 0, 1)  # compile
+            runs.append(simulate(game, rules, pols, settings=s, progress=step, out=folder,
                                  executor=executor))
     labels = [variant_label(a, book) for a, _ in built]
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
-    return SweepResult(game, names, [a for a, _ in built], runs, table, s.seed, s.games,
-                       labels=labels)
+    result = SweepResult(game, names, [a for a, _ in built], runs, table, s.seed, s.games,
+                         labels=labels)
+    holm_ps = holm_pvalues(result)
+    table["fair_seat_test_p_holm"] = np.repeat(
+        holm_ps, [len(r.summary["seats"]) for r in runs])
+    return result
 
 
 def build_variants(game: str, vary, preset=None, rules_file=None, assignments=(),
@@ -143,12 +189,13 @@ def build_variants(game: str, vary, preset=None, rules_file=None, assignments=()
     built = []
     for combo in itertools.product(*[vals for _, vals in vary]):
         assign = dict(zip(names, combo))
-        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items()]
+        extra = [f"{k}={book.option(k).to_text(v)}" for k, v in assign.items() if k != POLICY]
         try:
             rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
         except TricksimError as exc:
             raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
-        g.policy_ids(policies, rules)  # check the policy list fits every variant first
+        # check the policy list fits every variant first
+        g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies, rules)
         built.append((assign, rules))
     return built
 
@@ -167,13 +214,20 @@ def _recorded_seed(variants: Path):
     return None
 
 
+def index_column(names) -> str:
+    """The name of a sweep table's variant-number column: ``variant``, or
+    ``variant_index`` when an option called ``variant`` is varied (Wendish and
+    Schnapsen have one), so that neither hides the other."""
+    return "variant_index" if "variant" in names else "variant"
+
+
 def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     parts = []
     for v, (assign, run, label) in enumerate(zip(variants, runs, labels)):
         seats = run.summary["seats"].copy()
-        front = {"variant": v, "label": label}
-        for k in names:
-            front[k] = book.option(k).to_text(assign[k])
+        front = {index_column(names): v, "label": label}
+        for k in names:                 # a varied policy list: "policies" (seats have "policy")
+            front["policies" if k == POLICY else k] = _text(book, k, assign[k])
         for i, (k, val) in enumerate(front.items()):
             seats.insert(i, k, val)
         for prefix, frame in (("game_", game.game_metrics(run.summary, run.rules)),
@@ -186,9 +240,10 @@ def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True, sort=False)
 
 
-def fairness_line(label: str, run: RunResult) -> str:
+def fairness_line(label: str, run: RunResult, holm_p: float | None = None) -> str:
     """One line saying how far a variant is from seat fairness (rates in percent,
-    their differences in percentage points, pp)."""
+    their differences in percentage points, pp); ``holm_p``: the seat test's
+    p-value corrected across a sweep's variants (see :func:`holm_pvalues`)."""
     seats = run.summary["seats"]
     contract = run.contract
     m = contract.primary
@@ -202,17 +257,80 @@ def fairness_line(label: str, run: RunResult) -> str:
     else:
         text = (f"- **{label}**: seat {name} {lo:+.3f} to {hi:+.3f} (spread {hi - lo:.3f}"
                 f"{' ' + m.unit if m.unit else ''})")
-    p = metrics.get("equal_wins_p")
+    p = seat_test_p(fair)
     note = fairness_note(run.summary, contract)
-    if p is not None and not math.isnan(p):
-        verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
-        text += f"; chi-square test of equal wins p = {p:.3g}: {verdict}"
+    test = ("chi-square test of equal wins" if "equal_wins_p" in metrics
+            else "test of equal mean scores")
+    if not math.isnan(p):
+        if holm_p is None:
+            verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
+            text += f"; {test} p = {p:.3g}: {verdict}"
+        else:
+            verdict = ("seats differ (Holm p < 0.05)" if holm_p < 0.05
+                       else "no evidence of a seat effect")
+            text += f"; {test} p = {p:.3g}, Holm-corrected {holm_p:.3g}: {verdict}"
     elif note:
         text += "; " + note
     for adv in contract.advantages:
         if adv.label in metrics:
             text += f"; {adv.label.replace('_', ' ')} {100 * metrics[adv.label]:+.1f} pp"
     return text
+
+
+def holm_pvalues(result: SweepResult) -> list[float]:
+    """Each variant's seat-test p-value (equal wins, or equal mean scores) after
+    Holm's correction across the sweep's tested variants: testing k variants
+    gives k chances of a false alarm, and Holm keeps the chance of any at 5%.
+    NaN where a variant has no test."""
+    return holm([seat_test_p(r.summary.get("fairness")) for r in result.runs])
+
+
+def without_effect(result: SweepResult) -> list[str]:
+    """Varied options that changed nothing where the others were held fixed.
+
+    Every variant plays the same seeds, so two variants that differ in one
+    option only and give identical summaries played identical games: that
+    option has no effect there (``lust_solo`` under the ``officers`` variant,
+    say). One sentence per such option and setting of the others."""
+    from .stats import summary_csv_frame
+    if len(result.varied) == 0:
+        return []
+    fingerprints = [summary_csv_frame(r.summary).to_csv(index=False) for r in result.runs]
+    book = get_game(result.game).rulebook
+    notes = []
+    for name in result.varied:
+        groups: dict[tuple, list[int]] = {}
+        for i, assign in enumerate(result.variants):
+            key = tuple((k, _text(book, k, v)) for k, v in assign.items() if k != name)
+            groups.setdefault(key, []).append(i)
+        for key, members in groups.items():
+            if len(members) > 1 and len({fingerprints[i] for i in members}) == 1:
+                where = " ".join(f"{k}={v}" for k, v in key)
+                values = "; ".join(_text(book, name, result.variants[i][name])
+                                   for i in members)
+                notes.append(f"{name} ({values}) has no effect"
+                             + (f" when {where}" if where else "")
+                             + ": those variants played identical games")
+    return notes
+
+
+def fairness_lines(result: SweepResult) -> list[str]:
+    """One fairness line per variant (Markdown), the seat tests Holm-corrected
+    across the variants when two or more were tested."""
+    holm_ps = holm_pvalues(result)
+    family = sum(not math.isnan(p) for p in holm_ps) >= 2
+    return [fairness_line(label, run, hp if family and not math.isnan(hp) else None)
+            for label, run, hp in zip(result.labels, result.runs, holm_ps)]
+
+
+def holm_note(result: SweepResult) -> str:
+    tested = sum(not math.isnan(p) for p in holm_pvalues(result))
+    if tested < 2:
+        return ""
+    return (f"The seat tests of the {tested} tested variants are corrected for testing "
+            f"{tested} variants at once (Holm's step-down method): a variant is called "
+            "unfair only if its corrected p-value is below 0.05, which keeps the chance "
+            "of any false alarm in the sweep at 5%.")
 
 
 def write_sweep(result: SweepResult, out) -> list[Path]:
@@ -247,7 +365,13 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
     if result.command:
         lines += ["```", result.command, "```", ""]
     lines += ["## Seat fairness", ""]
-    lines += [fairness_line(label, run) for label, run in zip(result.labels, result.runs)]
+    lines += fairness_lines(result)
+    sentence = holm_note(result)
+    if sentence:
+        lines += ["", sentence]
+    flagged = without_effect(result)
+    if flagged:
+        lines += ["", "## Options without effect", ""] + [f"- {n}" for n in flagged]
     lines += ["", "## Per seat", "", markdown_table(result.table[cols]), "",
               f"![per-seat measure by variant]({seat_png.name})", "", "## Game level", ""]
     game_rows = []
@@ -264,13 +388,30 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
 # ----- paired comparison ------------------------------------------------------------
 def parse_rules_spec(game: str, spec: str, players=None) -> RuleSet:
     """A rule set from ``--a``/``--b``: a TOML file, a preset name, or ``NAME=VALUE``
-    items, combined with ``;`` (e.g. ``summary-de;limit=30``)."""
+    items, combined with ``;`` (e.g. ``summary-de;limit=30``). A ``policy=`` item
+    is refused here: :func:`parse_side` reads rules and policies."""
+    rules, policies = parse_side(game, spec, players)
+    if policies is not None:
+        raise TricksimError(f"'{spec}' sets policies; read it with parse_side")
+    return rules
+
+
+def parse_side(game: str, spec: str, players=None) -> tuple[RuleSet, list[str] | None]:
+    """A side of a comparison from ``--a``/``--b``: its rule set (as for
+    :func:`parse_rules_spec`) and its policies if a ``policy=P1,P2,...`` item
+    gives them (else None), e.g. ``standard;policy=heuristic,random,random,random``."""
     g = get_game(game)
     preset = None
     rules_file = None
     assignments = []
+    policies = None
     for item in (s.strip() for s in spec.split(";")):
         if not item:
+            continue
+        if item.split("=", 1)[0].strip() == POLICY:
+            if policies is not None:
+                raise TricksimError(f"'{spec}' sets policy twice")
+            policies = list(parse_policy_values(game, item.split("=", 1)[1])[0])
             continue
         if "=" in item:
             assignments.append(item)
@@ -284,7 +425,10 @@ def parse_rules_spec(game: str, spec: str, players=None) -> RuleSet:
             raise TricksimError(f"'{item}' is neither a preset of {game} ("
                                 + ", ".join(g.rulebook.presets)
                                 + "), a rules file, nor NAME=VALUE")
-    return g.build_rules(preset, rules_file, assignments, players)
+    rules = g.build_rules(preset, rules_file, assignments, players)
+    if policies is not None:
+        g.policy_ids(policies, rules)
+    return rules, policies
 
 
 @dataclass
@@ -299,6 +443,8 @@ class CompareResult:
     table: pd.DataFrame
     #: why no test was made (too few games), or "" when every row was tested
     note: str = ""
+    #: game-level figures of A and B and their difference (see :func:`game_differences`)
+    game_table: pd.DataFrame | None = None
 
 
 #: fewest games for a paired test: the t test treats the mean per-game difference as
@@ -330,9 +476,51 @@ def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
     return float(ci.low), float(ci.high), float(res.pvalue)
 
 
+def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFrame:
+    """Every game-level figure of A and B (the game's metric sections: rounds,
+    games without a winner, contract shares, Schneider and Schwarz, deal endings)
+    with the difference B - A and a 95% interval of it.
+
+    The interval combines A's and B's own intervals as if the runs were
+    independent (half-width sqrt(ha^2 + hb^2)). Both sides play the same deals,
+    which makes their figures move together, so the true interval of the
+    difference is narrower: this one is conservative (it can miss a real
+    difference, never invent one). Rates' differences are in percentage points
+    (``diff_pp``). A figure only one side has is given with an empty difference;
+    below MIN_PAIRED_GAMES games there is no interval nor verdict, as for the
+    paired tests.
+    """
+    g = get_game(game)
+    fa = g.game_metrics(run_a.summary, run_a.rules)
+    fb = g.game_metrics(run_b.summary, run_b.rules)
+    counts = set(run_a.contract.count_metrics) | set(run_b.contract.count_metrics)
+    means = set(run_a.contract.mean_metrics) | set(run_b.contract.mean_metrics)
+    names = list(fa["metric"]) + [m for m in fb["metric"] if m not in set(fa["metric"])]
+    rows = []
+    for name in names:
+        if name in counts:
+            continue
+        ra, rb = fa[fa["metric"] == name], fb[fb["metric"] == name]
+        va = float(ra.iloc[0]["value"]) if len(ra) else math.nan
+        vb = float(rb.iloc[0]["value"]) if len(rb) else math.nan
+        ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) else math.nan
+        hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) else math.nan
+        diff = vb - va
+        half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
+        if min(run_a.games, run_b.games) < MIN_PAIRED_GAMES:   # as for the paired tests
+            half = math.nan
+        rate = name not in means
+        rows.append({"metric": name, "a": va, "b": vb, "diff": diff,
+                     "low": diff - half, "high": diff + half,
+                     "diff_pp": 100 * diff if rate else math.nan,
+                     "significant": None if math.isnan(half) or math.isnan(diff)
+                     else bool(diff - half > 0 or diff + half < 0)})
+    return pd.DataFrame(rows)
+
+
 def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=UNSET,
             seed=UNSET, *, settings: RunSettings | None = None, progress=None,
-            **options) -> CompareResult:
+            policies_a=None, policies_b=None, **options) -> CompareResult:
     """Play both rule sets on the same seeds; paired differences (B - A) per seat.
 
     How each side is played is a ``RunSettings`` (``settings``, or its fields as
@@ -355,8 +543,8 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     def step(offset):
         return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
 
-    run_a = simulate(game, rules_a, policies, settings=s, progress=step(0))
-    run_b = simulate(game, rules_b, policies, settings=s, progress=step(games))
+    run_a = simulate(game, rules_a, policies_a or policies, settings=s, progress=step(0))
+    run_b = simulate(game, rules_b, policies_b or policies, settings=s, progress=step(games))
     n = g.seats(rules_a)
     contract = run_a.contract
     a = contract.per_game(run_a.tables["games"])
@@ -366,7 +554,8 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
         for p in range(n):
             xa, xb = a[measure][:, p], b[measure][:, p]
             low, high, pvalue = paired_test(xa, xb)
-            rows.append({"measure": measure, "seat": p, "policy": run_a.policies[p],
+            rows.append({"measure": measure, "seat": p, "policy_a": run_a.policies[p],
+                         "policy_b": run_b.policies[p],
                          "a": float(xa.mean()), "b": float(xb.mean()),
                          "diff": float((xb - xa).mean()), "low": low, "high": high,
                          "p_value": pvalue,
@@ -375,4 +564,54 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
         f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
         f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
         f"trustworthy); the figures are the observed means only")
-    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note)
+    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note,
+                         game_differences(game, run_a, run_b))
+
+
+def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
+    """Write a comparison's folder: compare.csv (per seat and measure, paired),
+    compare_game.csv (game-level figures), compare.json (rules, policies, seed,
+    games), compare.png and report.md."""
+    from .plots import plot_compare
+    from .stats import write_json
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(result.table, out / "compare.csv")
+    write_csv(result.game_table, out / "compare_game.csv")
+    ra, rb = result.run_a, result.run_b
+    write_json({"format": "tricksim-compare", "game": result.game, "command": command,
+                "seed": ra.seed, "games": ra.games,
+                "a": {"rules": result.rules_a.to_dict(),
+                      "rules_canonical": result.rules_a.canonical(), "policies": ra.policies},
+                "b": {"rules": result.rules_b.to_dict(),
+                      "rules_canonical": result.rules_b.canonical(), "policies": rb.policies}},
+               out / "compare.json")
+    png = plot_compare(result, out / "compare.png")
+    write_text(_compare_report(result, command, png), out / "report.md")
+    return [out / "compare.csv", out / "compare_game.csv", out / "compare.json", png,
+            out / "report.md"]
+
+
+def _compare_report(result: CompareResult, command: str, png: Path) -> str:
+    ra, rb = result.run_a, result.run_b
+    lines = [f"# Comparison of {result.game}: B - A", "",
+             f"A = `{result.rules_a.canonical()}`, policies {', '.join(ra.policies)}  ",
+             f"B = `{result.rules_b.canonical()}`, policies {', '.join(rb.policies)}  ",
+             f"{ra.games:,} {ra.contract.unit}s each, seed {ra.seed}, both on the same seeds "
+             "(common random numbers).", ""]
+    if command:
+        lines += ["```", command, "```", ""]
+    lines += ["## Per seat (paired)", "",
+              "Each seat's per-game results under A and B are paired game by game; the "
+              "interval and p-value are scipy's paired t test (`ttest_rel`). Rates are "
+              "shares (0.01 = 1 pp).", ""]
+    if result.note:
+        lines += [result.note, ""]
+    lines += [markdown_table(result.table), "", f"![paired differences]({png.name})", "",
+              "## Game level", "",
+              "B - A of every game-level figure; `diff_pp` is the difference of a rate in "
+              "percentage points. The interval combines A's and B's own intervals as if "
+              "they were independent; both sides play the same deals, so it is "
+              "conservative (wider than the paired interval would be).", "",
+              markdown_table(result.game_table), ""]
+    return "\n".join(lines)

@@ -111,3 +111,142 @@ def test_cli_compare_bad_spec_and_seat_mismatch(invoke):
     res = invoke("compare", "schadenfreude", "--a", "players=3", "--b", "players=4",
                  "--games", 10, "--out", "c")
     assert res.exit_code == 1 and "needs the same seats" in res.stderr
+
+
+# ----- issue 11: sweeps over different table sizes ---------------------------------
+def test_sweep_over_table_sizes_shows_every_seat_with_its_own_fair_share(tmp_path):
+    from simcore.plots import game_metric_names, seat_plot_data
+    from simcore.sweep import write_sweep
+    res = sweep("schadenfreude", parse_vary("schadenfreude", ["players=5,3"]),
+                games=300, seed=1)
+    assert list(res.table.groupby("variant")["seat"].apply(list)) == [[0, 1, 2, 3, 4],
+                                                                      [0, 1, 2]]
+    data = seat_plot_data(res)
+    assert [len(d["values"]) for d in data] == [5, 3]
+    for d, run in zip(data, res.runs):            # each variant's own mean seat
+        assert d["fair"] == pytest.approx(run.summary["seats"]["win_rate"].mean())
+    assert data[0]["fair"] < 0.25 < data[1]["fair"]
+    files = write_sweep(res, tmp_path)
+    assert all(f.exists() for f in files)
+    report = (tmp_path / "report.md").read_text()
+    assert "| players=5 | 4 |" in report and "| players=3 | 2 |" in report
+    assert game_metric_names(res)
+
+
+def test_sweep_over_wendish_variants_of_different_sizes(tmp_path):
+    from simcore.plots import game_metric_names
+    from simcore.sweep import write_sweep
+    res = sweep("wendish", parse_vary("wendish", ["variant=four,three,officers"]),
+                games=40, seed=1)
+    assert list(res.table.groupby("variant_index").size()) == [4, 3, 2]
+    assert list(res.table["variant"].unique()) == ["four", "three", "officers"]
+    names = game_metric_names(res)
+    assert "draw_rate" in names and "old_ones_one_hand_rate" in names  # officers' own
+    write_sweep(res, tmp_path)
+    assert (tmp_path / "seats.png").stat().st_size > 0
+
+
+# ----- issue 11: fairness figures that mean what they say ---------------------------
+def test_holm_correction():
+    from simcore.stats import holm
+    out = holm([0.01, 0.04, float("nan"), 0.03])
+    # three tested: 0.01*3, then max(0.03, 0.03*2), then max(.., 0.04*1)
+    assert out[0] == pytest.approx(0.03) and out[3] == pytest.approx(0.06)
+    assert out[1] == pytest.approx(0.06) and out[2] != out[2]
+    assert holm([0.5, 0.9]) == [1.0, 1.0]
+
+
+def test_equal_wins_test_only_when_every_seat_plays_the_same_policy():
+    from simcore.stats import fairness_note
+    mixed = simulate("schadenfreude", games=2000, seed=3,
+                     policies=["heuristic", "random", "random", "random"])
+    fair = dict(zip(mixed.summary["fairness"]["metric"], mixed.summary["fairness"]["value"]))
+    assert fair["equal_wins_p"] != fair["equal_wins_p"]          # NaN: no test
+    assert "different policies" in fairness_note(mixed.summary, mixed.contract)
+    same = simulate("schadenfreude", games=2000, seed=3)
+    fair = dict(zip(same.summary["fairness"]["metric"], same.summary["fairness"]["value"]))
+    assert 0 <= fair["equal_wins_p"] <= 1
+    assert fairness_note(same.summary, same.contract) is None
+
+
+def test_wendish_has_a_test_of_equal_mean_scores():
+    from simcore.stats import equal_means_test
+    seats = pd.DataFrame({"score_per_game": [0.5, -0.5, 0.0, 0.0],
+                          "game_score_low": [0.3, -0.7, -0.2, -0.2],
+                          "game_score_high": [0.7, -0.3, 0.2, 0.2]})
+    measure = get_game("wendish").contract(get_game("wendish").build_rules()).measure("score")
+    z, p = equal_means_test(seats, measure)
+    assert z == pytest.approx(0.5 / (0.2 / 1.959963984540054))
+    assert p < 1e-4
+    seats["score_per_game"] = 0.0
+    assert equal_means_test(seats, measure)[1] == 1.0
+    run = simulate("wendish", games=200, seed=2)
+    fair = dict(zip(run.summary["fairness"]["metric"], run.summary["fairness"]["value"]))
+    assert 0 <= fair["equal_scores_p"] <= 1
+
+
+def test_sweep_report_corrects_for_many_variants(limit_sweep, tmp_path):
+    from simcore.stats import holm, seat_test_p
+    from simcore.sweep import write_sweep
+    raw = [seat_test_p(r.summary["fairness"]) for r in limit_sweep.runs]
+    expect = holm(raw)
+    per_variant = limit_sweep.table.groupby("variant")["fair_seat_test_p_holm"].first()
+    assert list(per_variant) == pytest.approx(expect)
+    write_sweep(limit_sweep, tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "Holm" in report and "Holm-corrected" in report
+
+
+# ----- issue 11: compare players as well as rules -------------------------------
+def test_sweep_and_compare_are_the_python_api_whatever_was_imported_first():
+    import sys
+
+    import simcore
+    from simcore.sweep import parse_vary as _pv  # noqa: F401  (the submodule, imported first)
+    from simcore import compare as api_compare, sweep as api_sweep
+    module = sys.modules["simcore.sweep"]
+    assert callable(api_sweep) and api_sweep is module.sweep and simcore.sweep is module.sweep
+    assert api_compare is module.compare
+
+
+def test_vary_policy_and_policies_per_side(tmp_path):
+    from simcore.sweep import parse_side, write_compare
+    plan = parse_vary("schadenfreude", ["policy=heuristic,random,random,random;random"])
+    assert plan == [("policy", [("heuristic", "random", "random", "random"), ("random",)])]
+    res = sweep("schadenfreude", plan, games=300, seed=4)
+    assert list(res.table["policies"].unique()) == ["heuristic,random,random,random", "random"]
+    assert list(res.table["policy"][:4]) == ["heuristic", "random", "random", "random"]
+    with pytest.raises(Exception, match="--policy and --vary policy"):
+        sweep("schadenfreude", plan, policies=["random"], games=10, seed=1)
+    rules, pols = parse_side("schadenfreude", "standard;policy=heuristic,random,random,random")
+    assert pols == ["heuristic", "random", "random", "random"]
+    res = compare("schadenfreude", rules, rules, games=500, seed=2, policies_a=pols,
+                  policies_b=["random"])
+    win0 = res.table[(res.table["measure"] == "win") & (res.table["seat"] == 0)].iloc[0]
+    assert win0["policy_a"] == "heuristic" and win0["policy_b"] == "random"
+    assert win0["diff"] < 0 and win0["significant"]
+    metrics = set(get_game("schadenfreude").game_metrics(res.run_a.summary, rules)["metric"])
+    assert set(res.game_table["metric"]) == metrics - {"games"}
+    rate = res.game_table.set_index("metric").loc["no_winner_rate"]
+    assert rate["diff_pp"] == pytest.approx(100 * rate["diff"])
+    assert res.game_table.set_index("metric").loc["mean_rounds"]["diff_pp"] != \
+        res.game_table.set_index("metric").loc["mean_rounds"]["diff_pp"]   # a mean: no pp
+    files = write_compare(res, tmp_path, "tricksim compare ...")
+    assert all(f.exists() for f in files)
+    import json
+    info = json.loads((tmp_path / "compare.json").read_text())
+    assert info["seed"] == 2 and info["a"]["policies"][0] == "heuristic"
+    assert info["b"]["policies"] == ["random"] * 4 and "limit" in info["a"]["rules"]
+    assert "## Game level" in (tmp_path / "report.md").read_text()
+
+
+def test_wendish_sweep_tabulates_every_contract_figure_and_flags_options_without_effect():
+    from simcore.sweep import without_effect
+    res = sweep("wendish", parse_vary("wendish", ["variant=four,officers",
+                                                  "lust_solo=true,false"]),
+                games=40, seed=1)
+    for figure in ("solo_schneider_rate", "solo_schwarz_rate", "solo_declarer_card_points"):
+        assert "game_" + figure in res.table
+    notes = without_effect(res)
+    assert notes == ["lust_solo (true; false) has no effect when variant=officers: those "
+                     "variants played identical games"]

@@ -20,5 +20,5 @@ def contract(rules) -> GameContract:
         ),
         wins_column="wins",
         advantages=(Advantage("first_leader_win_rate", "first_leader_advantage"),),
-        metric_sections=("game",), count_metrics=("games",),
+        metric_sections=("game",), count_metrics=("games",), mean_metrics=("mean_rounds",),
         tables={"games": games_columns})

@@ -24,6 +24,7 @@ def contract(rules) -> GameContract:
         wins_column="wins",
         advantages=(Advantage("dealer_deal_win_rate", "dealer_advantage", "deal_win"),),
         metric_sections=("game", "deal_ends"), count_metrics=("matches", "deals"),
+        mean_metrics=("deals_per_match", "marriages_per_deal", "exchanges_per_deal"),
         tables={"games": ("index", "deals", "winner", "first_dealer", "match_points_0",
                           "match_points_1"),
                 "deals": deal_columns})

@@ -1,5 +1,6 @@
 """Wendish Schafkopf's contract with generic code (sweeps, comparisons, fairness, plots)."""
 from ...contract import GameContract, SeatMeasure, per_seat_columns
+from .engine import CONTRACTS
 from .rules import seats_of
 
 
@@ -19,6 +20,7 @@ def contract(rules) -> GameContract:
                         per_seat_columns("score_{seat}"), unit="game points"),
             SeatMeasure("deal_win", "rate", "deal_win_rate", "deal_win_low", "deal_win_high"),
         ),
-        wins_column=None, advantages=(),
+        wins_column=None, equal_means="score", advantages=(),
         metric_sections=("game",), count_metrics=("games", "deals"),
+        mean_metrics=tuple(f"{c}_declarer_card_points" for c in CONTRACTS),
         tables={"games": ("index", "deals") + scores, "deals": deal_columns})

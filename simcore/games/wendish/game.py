@@ -177,13 +177,21 @@ class Wendish(Game):
         return {"seats": seats, "game": game, "contracts": pd.DataFrame(crow)}
 
     def game_metrics(self, summary, rules=None):
-        """The game section plus, per contract, its share of deals and the
-        declaring side's win rate (with their intervals)."""
+        """The game section plus, per contract, every figure of the contracts
+        section: its share of deals, the declaring side's win rate, the Schneider
+        and Schwarz rates and the declaring side's mean card points (with their
+        intervals)."""
         rows = [tuple(r) for r in summary["game"].itertuples(index=False)]
         for c in summary["contracts"].itertuples(index=False):
             rows.append((f"{c.contract}_share", c.share, c.share_low, c.share_high))
             rows.append((f"{c.contract}_declarer_win_rate", c.declarer_win_rate, c.win_low,
                          c.win_high))
+            rows.append((f"{c.contract}_schneider_rate", c.schneider_rate, c.schneider_low,
+                         c.schneider_high))
+            rows.append((f"{c.contract}_schwarz_rate", c.schwarz_rate, c.schwarz_low,
+                         c.schwarz_high))
+            rows.append((f"{c.contract}_declarer_card_points", c.declarer_card_points,
+                         c.card_points_low, c.card_points_high))
         return metric_frame(rows)
 
     def frames(self, chunk, rules, policies):
