@@ -163,7 +163,7 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
 
             folder = None if out is None else Path(out) / "variants" / f"{i:03d}"
             if executor.description.get("executor") != "dask":
-                g.run_chunk(rules, g.policy_ids(pols, rules)[1], s.seed, 0, 1)  # compile
+                g.run_chunk(rules, g.policy_ids(pols, rules)[1], s.seed, 0, 1, summary_only=True)
             runs.append(simulate(game, rules, pols, settings=s, progress=step, out=folder,
                                  executor=executor))
     labels = [variant_label(a, book) for a, _ in built]
