@@ -92,7 +92,8 @@ class Option:
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
         hi = min(self.spec_hi, INT64_MAX) if spec and self.spec_hi is not None else self._hi
-        rng = f" from {self._lo} to {hi}" if hi < INT64_MAX else f" of at least {self._lo}"
+        rng = (f" from {self._lo} to {hi}" if hi < INT64_MAX
+               else f" of at least {self._lo} (at most {INT64_MAX}, the 64-bit limit)")
         if self.kind == "int":
             return "an integer" + rng
         if self.kind == "int_or":
