@@ -92,3 +92,15 @@ def game_records():
         return out
 
     return build
+
+
+def one_error_line(res, *expected):
+    """A refusal: non-zero exit, no traceback, one stderr line holding every ``expected``."""
+    assert res.exit_code == 1, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    # the cold-cache notice ("compiling GAME's kernels ...") is not an error line
+    lines = [ln for ln in res.stderr.strip().splitlines() if not ln.startswith("compiling ")]
+    assert len(lines) == 1, res.stderr
+    for text in expected:
+        assert text in lines[0], lines[0]

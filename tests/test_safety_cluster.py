@@ -25,17 +25,11 @@ import pytest
 from simcore import simulate
 from simcore.errors import TricksimError
 
+from conftest import one_error_line
+
 distributed = pytest.importorskip("distributed")
 
 
-def one_error_line(res, *expected):
-    assert res.exit_code == 1, res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    assert "Traceback" not in res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    for text in expected:
-        assert text in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")

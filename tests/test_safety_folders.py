@@ -19,18 +19,11 @@ import pytest
 
 from simcore import simulate, write_run
 from simcore.errors import TricksimError
+
+from conftest import one_error_line
 from simcore import stats
 
 
-def one_error_line(res, *expected):
-    """A refusal: non-zero exit, no traceback, one stderr line holding every ``expected``."""
-    assert res.exit_code == 1, res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    assert "Traceback" not in res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    for text in expected:
-        assert text in lines[0], lines[0]
 
 
 def tree(folder) -> dict[str, bytes]:

@@ -219,12 +219,18 @@ def _ab(r, work, d, alpha, beta, seat):
     return best
 
 
-@njit(cache=True)
-def solve(r, st, seat, work):
-    """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+@njit(cache=True, inline="always")
+def _load_root(st, work):
+    """Copy the deal words of ``st`` into the search stack's first row."""
     row = work[0]
     for w in range(N_DEAL_WORDS):
         row[w] = st[w]
+
+
+@njit(cache=True)
+def solve(r, st, seat, work):
+    """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+    _load_root(st, work)
     return _ab(r, work, 0, -3, 3, seat)
 
 
@@ -251,9 +257,7 @@ def _mm(r, work, d, seat):
 @njit(cache=True)
 def minimax(r, st, seat, work):
     """The same value as ``solve`` by plain minimax (every action, no pruning)."""
-    row = work[0]
-    for w in range(N_DEAL_WORDS):
-        row[w] = st[w]
+    _load_root(st, work)
     return _mm(r, work, 0, seat)
 
 
