@@ -234,6 +234,10 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
     played = result.games if result.played is None else result.played
     rate = played / result.wall_time if result.wall_time > 0 else float("inf")
     resumed = result.execution.get("chunks_resumed", 0)
+    search = result.search_rate()
+    if search is not None:
+        click.echo(f"searching players: {search[0]:,} decisions, {search[1]:,.1f} "
+                   "decisions/s", err=True)
     where = (f"{result.threads} threads" if result.execution.get("executor") != "dask"
              else f"Dask: {result.execution.get('scheduler')}")
     click.echo(f"{result.games:,} games in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
@@ -341,6 +345,9 @@ def rules(game, preset, players):
                + "  meaning")
     for r in rows:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
+    click.echo("policies (--policy; parameters in the name, e.g. pimc:worlds=32):")
+    for line in get_game(game).policy_help():
+        click.echo("  " + line)
 
 
 @cli.command()

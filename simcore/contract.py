@@ -113,6 +113,9 @@ class GameContract:
     #: game-level figures that are means (their differences in their own unit);
     #: every other figure of the metric sections is a rate (differences in pp)
     mean_metrics: tuple[str, ...] = ()
+    #: the strongest built-in player under these rules: the default player of hand
+    #: and position analysis (``tricksim hand``, ``tricksim analyse``)
+    strongest_policy: str = "heuristic"
     #: the tables a chunk returns and their columns (per-seat columns with their seat)
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

@@ -88,7 +88,19 @@ class RunResult:
             info["mean_rounds_per_game"] = float(agg["rounds"]) / self.games
         if "deals" in agg and self.games:
             info["mean_deals_per_game"] = float(agg["deals"]) / self.games
+        rate = self.search_rate()
+        if rate is not None:
+            info["search_decisions"], info["search_decisions_per_s"] = rate
         return info
+
+    def search_rate(self) -> tuple[int, float] | None:
+        """(decisions, decisions per second) of the searching players (``pimc``) in
+        this run, or None when no player searched (aggregate ``search_decisions``)."""
+        n = int(self.aggregates.get("search_decisions", 0) or 0)
+        if n <= 0:
+            return None
+        per_s = round(n / self.wall_time, 1) if self.wall_time > 0 else float("inf")
+        return n, per_s
 
 
 def resolve_threads(threads: int | None) -> int:

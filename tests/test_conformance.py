@@ -149,6 +149,21 @@ def test_every_preset_and_policy(game, preset):
         check_run(game, rules, policies)
 
 
+def search_cases():
+    for name in GAMES:
+        for policy in get_game(name).search_policies:
+            yield pytest.param(name, policy, id=f"{name}-{policy}")
+
+
+@pytest.mark.parametrize("game,policy", list(search_cases()))
+def test_every_searching_policy(game, policy):
+    """A searching player (cheap settings), against the heuristic, on a few games."""
+    g = get_game(game)
+    rules = g.build_rules()
+    n = g.seats(rules)
+    check_run(game, rules, [policy] + ["heuristic"] * (n - 1), games=3, records=2)
+
+
 @pytest.mark.parametrize("game,assignment", list(option_cases()))
 def test_every_option_value(game, assignment):
     g = get_game(game)

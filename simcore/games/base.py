@@ -39,6 +39,14 @@ class Game:
     description: str = ""
     #: names of the tables ``run_chunk`` returns besides ``games``
     extra_tables: tuple[str, ...] = ()
+    #: cheap settings of the game's searching policies (``pimc:worlds=2``) that the
+    #: conformance test plays on a few games; empty when no player searches
+    search_policies: tuple[str, ...] = ()
+
+    def policy_help(self) -> list[str]:
+        """One line per policy: its name, its parameters with their defaults and what
+        it does (``tricksim rules GAME`` prints these)."""
+        return list(self.policies)
 
     # ----- rules -------------------------------------------------------
     def build_rules(self, preset=None, rules_file=None, assignments=(), players=None) -> RuleSet:
