@@ -183,6 +183,13 @@ def numbered(k: int | None, lines: list[str]) -> list[str]:
     return [(head if i == 0 else "      ") + line for i, line in enumerate(lines)]
 
 
+def says(who: str, verb: str) -> str:
+    """``you lead`` / ``seat 2 leads`` (``passes`` after an s)."""
+    if who == "you":
+        return f"{who} {verb}"
+    return f"{who} {verb}es" if verb.endswith("s") else f"{who} {verb}s"
+
+
 def cards(names) -> str:
     """Card names joined by spaces, or ``-`` for none."""
     return " ".join(names) if names else "-"

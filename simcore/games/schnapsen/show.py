@@ -5,7 +5,7 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 """
 from __future__ import annotations
 
-from ...show import NarratorBase, cards
+from ...show import NarratorBase, cards, says
 from .engine import A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN
 
 _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
@@ -20,6 +20,9 @@ class Narrator(NarratorBase):
     legend = ("cards: rank then suit (A ace, T ten, K king, Q queen, J jack; C clubs, "
               "S spades, H hearts, D diamonds): TH is the ten of hearts")
 
+    def _pair(self, values) -> str:
+        return ", ".join(f"{self.who(p)} {x}" for p, x in enumerate(values))
+
     def deal_start(self, st) -> list[str]:
         """The deal as dealt: dealer, trumps, hands and talon (as far as the viewer
         may see them)."""
@@ -28,7 +31,7 @@ class Narrator(NarratorBase):
         dealer = start["dealer"]
         out = [f"deal {v['deal']}: dealer {self.who(dealer)}, {self.who(1 - dealer)} leads; "
                f"trumps {_SUIT_WORDS[v['trump']]} (trump card {start['trump_card']}); "
-               f"match points to go {v['match'][0]}-{v['match'][1]}"]
+               f"match points to go {self._pair(v['match'])}"]
         for p in (0, 1):
             if self.sees(p):
                 out.append(f"  {self.who(p)}: {cards(start['hands'][p])}")
@@ -47,22 +50,22 @@ class Narrator(NarratorBase):
         if a < A_MARRIAGE:
             card = eng.describe(a).split()[1]
             if vb["phase"] == "lead":
-                return [f"{me} leads {card}"]
-            return [f"{me} plays {card}"] + self._trick(before, after, vb, va)
+                return [f"{says(me, 'lead')} {card}"]
+            return [f"{says(me, 'play')} {card}"] + self._trick(before, after, vb, va)
         if a < A_EXCHANGE:
             suit = "CSHD"[a - A_MARRIAGE]
             worth = 40 if suit == vb["trump"] else 20
-            return [f"{me} shows the marriage in {_SUIT_WORDS[suit]} ({worth})"]
+            return [f"{says(me, 'show')} the marriage in {_SUIT_WORDS[suit]} ({worth})"]
         if a == A_EXCHANGE:
-            return [f"{me} exchanges the trump jack for the trump card {vb['trump_card']}"]
+            return [f"{says(me, 'exchange')} the trump jack for the trump card {vb['trump_card']}"]
         if a == A_CLOSE:
-            return [f"{me} closes the talon"]
+            return [f"{says(me, 'close')} the talon"]
         if a == A_CLAIM:
-            return [f"{me} claim{'' if me == 'you' else 's'} to have 66"]
+            return [f"{says(me, 'claim')} to have {self.eng.rules['target']}"]
         if a == A_PASS:
             return [f"{me} do{'' if me == 'you' else 'es'} not claim"]
         if a == A_RESIGN:
-            return [f"{me} resign{'' if me == 'you' else 's'} the match"]
+            return [f"{says(me, 'resign')} the match"]
         return [f"{me}: {eng.describe(a)}"]                  # pragma: no cover
 
     def _trick(self, before, after, vb, va) -> list[str]:
@@ -92,19 +95,18 @@ class Narrator(NarratorBase):
         e = self.eng.deal_end(st)
         v = self.eng.view(st, 0)
         w = e["winner"]
-        return [f"deal {v['deal']} ends: {self.who(w)} win{'' if self.who(w) == 'you' else 's'} "
+        return [f"deal {v['deal']} ends: {says(self.who(w), 'win')} "
                 f"{e['game_points']} game point{'s' if e['game_points'] != 1 else ''} by "
                 f"{_REASONS[e['reason']]}; card points {e['card_points'][0]}-"
                 f"{e['card_points'][1]} (marriages that count included), tricks "
                 f"{e['tricks'][0]}-{e['tricks'][1]}; match points to go "
-                f"{v['match'][0]}-{v['match'][1]}"]
+                f"{self._pair(v['match'])}"]
 
     def result(self, st) -> list[str]:
         """The match's winner and the match points left."""
         r = self.eng.result(st)
-        w = self.who(r["winner"])
-        return [f"match over: {w} win{'' if w == 'you' else 's'}; match points to go "
-                f"{r['match_points'][0]}-{r['match_points'][1]}"]
+        return [f"match over: {says(self.who(r['winner']), 'win')}; match points to go "
+                f"{self._pair(r['match_points'])}"]
 
     def view(self, st, seat: int) -> list[str]:
         """What ``seat`` sees before it acts."""

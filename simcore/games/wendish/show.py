@@ -8,7 +8,7 @@ seat's quiet solo).
 """
 from __future__ import annotations
 
-from ...show import NarratorBase, cards
+from ...show import NarratorBase, cards, says as _s
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO,
                      A_WEDDING)
 
@@ -16,12 +16,6 @@ _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 _CONTRACT_WORDS = {"normal": "normal game", "wedding": "wedding", "quiet_solo": "quiet solo",
                    "solo": "Lust Solo"}
 
-
-def _s(who: str, verb: str) -> str:
-    """``you take`` / ``seat 2 takes``."""
-    if who == "you":
-        return f"{who} {verb}"
-    return f"{who} {verb}es" if verb.endswith("s") else f"{who} {verb}s"
 
 
 class Narrator(NarratorBase):
