@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from cli.main import GAMES, rule_options, user_errors
+from cli.main import GAMES, note_cold_cache, rule_options, user_errors
 from simcore.errors import TricksimError
 
 HUMAN = "human"
@@ -139,6 +139,7 @@ def play(game, players, preset, rules_file, assignments, seat, policy, seed, ind
     if not 0 <= index <= MAX_SEED:
         raise TricksimError(f"--index {index} is not allowed; allowed: 0 to {MAX_SEED}")
     check_save(save, force)
+    note_cold_cache(game)
     narr = narrator_class(game)(eng, viewer=seat)
     click.echo(f"{game}, seed {seed}, index {index}: you are seat {seat}; "
                + ", ".join(f"seat {p} {names[p]}" for p in range(n) if p != seat))
