@@ -557,8 +557,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
                f"{out_dir}/batch.csv", err=True)
 
 
-from cli.play import play as _play  # noqa: E402  (needs the helpers above)
-cli.add_command(_play)
+from cli.play import play_command  # noqa: E402
+cli.add_command(play_command(GAMES, rule_options, user_errors, note_cold_cache))
 
 
 def main():

@@ -13,7 +13,6 @@ import sys
 
 import click
 
-from cli.main import GAMES, note_cold_cache, rule_options, user_errors
 from simcore.errors import TricksimError
 
 HUMAN = "human"
@@ -85,42 +84,57 @@ def read_choice(narr, eng, st, legal: list[int]) -> int | None:
                    "(the number or the code), or 'quit'")
 
 
-@click.command()
-@click.argument("game", type=GAMES)
-@rule_options
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (from 0).")
-@click.option("--policy", default=None,
-              help="The bots' player: one name for every bot, or one per seat with 'human' "
-                   "at yours (e.g. human,heuristic,random,random)  [default: the game's "
-                   "strongest player].")
-@click.option("--seed", type=int, default=None,
-              help="Run seed of the deal (drawn and printed if omitted).")
-@click.option("--index", type=int, default=0, show_default=True,
-              help="Game number within the seed's run: --seed S --index I deals what "
-                   "`simulate --seed S` deals as game I.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="At the end, write the game's record (one JSON line) to this file; "
-                   "`tricksim replay FILE --show` and `tricksim analyse FILE` read it.")
-@click.option("--force", is_flag=True, help="Let --save replace an existing file.")
-@user_errors
-def play(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
-         force):
-    """Play GAME in the terminal against the bots.
+def play_command(games, rule_options, user_errors, note_cold_cache):
+    """The ``play`` command, built with the CLI's shared helpers (passed in by
+    cli/main.py: this module does not import cli.main, which ``python -m cli.main``
+    runs as ``__main__``, so importing it back would be circular)."""
 
-    Shows what your seat may see (your hand, the table, what is public) and
-    lists your legal choices, numbered; type the number, the card's name
-    (e.g. QC) or the action's words (e.g. close, marriage H), or 'quit'.
-    Illegal or unknown input is refused with the choices listed again. The
-    same --seed and --index deal the same first deal (later deals also depend
-    on the random bots' draws).  Input is read line by line from stdin, so a
-    script can play too.
+    @click.command()
+    @click.argument("game", type=games)
+    @rule_options
+    @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (from 0).")
+    @click.option("--policy", default=None,
+                  help="The bots' player: one name for every bot, or one per seat with 'human' "
+                       "at yours (e.g. human,heuristic,random,random)  [default: the game's "
+                       "strongest player].")
+    @click.option("--seed", type=int, default=None,
+                  help="Run seed of the deal (drawn and printed if omitted).")
+    @click.option("--index", type=int, default=0, show_default=True,
+                  help="Game number within the seed's run: --seed S --index I deals what "
+                       "`simulate --seed S` deals as game I.")
+    @click.option("--save", type=click.Path(dir_okay=False), default=None,
+                  help="At the end, write the game's record (one JSON line) to this file; "
+                       "`tricksim replay FILE --show` and `tricksim analyse FILE` read it.")
+    @click.option("--force", is_flag=True, help="Let --save replace an existing file.")
+    @user_errors
+    def play(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
+             force):
+        """Play GAME in the terminal against the bots.
 
-    \b
-    Examples:
-      tricksim play schnapsen --seed 1
-      tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
-      tricksim play schadenfreude --players 3 --policy human,random,heuristic
-    """
+        Shows what your seat may see (your hand, the table, what is public) and
+        lists your legal choices, numbered; type the number, the card's name
+        (e.g. QC) or the action's words (e.g. close, marriage H), or 'quit'.
+        Illegal or unknown input is refused with the choices listed again. The
+        same --seed and --index deal the same first deal (later deals also depend
+        on the random bots' draws).  Input is read line by line from stdin, so a
+        script can play too.
+
+        \b
+        Examples:
+          tricksim play schnapsen --seed 1
+          tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
+          tricksim play schadenfreude --players 3 --policy human,random,heuristic
+        """
+        return play_game(game, players, preset, rules_file, assignments, seat, policy, seed,
+                         index, save, force, note_cold_cache)
+
+    return play
+
+
+def play_game(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
+              force, note_cold_cache=None) -> None:
+    """Play one game against the bots on stdin/stdout (what ``tricksim play`` does);
+    TricksimError (one line) for bad options or input ending early."""
     from simcore.games import get_game
     from simcore.runner import MAX_SEED
     from simcore.show import narrator_class
@@ -139,7 +153,8 @@ def play(game, players, preset, rules_file, assignments, seat, policy, seed, ind
     if not 0 <= index <= MAX_SEED:
         raise TricksimError(f"--index {index} is not allowed; allowed: 0 to {MAX_SEED}")
     check_save(save, force)
-    note_cold_cache(game)
+    if note_cold_cache is not None:
+        note_cold_cache(game)
     narr = narrator_class(game)(eng, viewer=seat)
     click.echo(f"{game}, seed {seed}, index {index}: you are seat {seat}; "
                + ", ".join(f"seat {p} {names[p]}" for p in range(n) if p != seat))
