@@ -293,19 +293,33 @@ def check_records_path(records, out_dir) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--show", is_flag=True,
+              help="Print one record as a readable game: the deal, every action "
+                   "(numbered from 0 in its deal), each trick's winner, the points, each "
+                   "deal's end and the result.")
+@click.option("--index", type=int, default=None,
+              help="With --show: the record whose 'index' field is this (the game's "
+                   "number in its run); default: the file's first record.")
 @user_errors
-def replay(file):
+def replay(file, show, index):
     """Replay every record of a JSON Lines FILE through the engine.
 
     Checks that each deal is valid, each action legal, and each stated result
     follows; prints the first failure of every bad record and exits 1 if any
-    fail.
+    fail.  With --show, prints one record as a readable game instead (it must
+    replay valid).
 
     \b
     Example:
       tricksim simulate schadenfreude --games 100 --seed 7 --records games.jsonl
       tricksim replay games.jsonl
+      tricksim replay games.jsonl --show --index 3
     """
+    if index is not None and not show:
+        raise TricksimError("--index picks the record --show prints; give --show too")
+    if show:
+        from cli.show import show as show_one
+        return show_one(file, index)
     from simcore.records import replay_file
 
     count, failures = replay_file(file)
@@ -541,6 +555,10 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     click.echo(f"{len(result.folders)} runs ({len(result.played)} played, "
                f"{len(result.skipped)} already complete); wrote {out_dir}/batch.parquet and "
                f"{out_dir}/batch.csv", err=True)
+
+
+from cli.play import play_command  # noqa: E402
+cli.add_command(play_command(GAMES, rule_options, user_errors, note_cold_cache))
 
 
 def main():

@@ -195,7 +195,7 @@ USER_ERRORS = [
      "'many' is not a valid integer"),
     ("missing rules file", ["simulate", "schadenfreude", "--rules", "none.toml"], 1,
      "rules file 'none.toml' does not exist"),
-    ("unknown command", ["play"], 2, "No such command 'play'"),
+    ("unknown command", ["deal"], 2, "No such command 'deal'"),
 ]
 
 

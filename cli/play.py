@@ -1,0 +1,209 @@
+"""``tricksim play GAME``: play one game in the terminal against the bots.
+
+The game is stepped through the per-decision API (``simcore.engine``); the
+bots choose with the same calls the batch run makes; the game's narrator
+(``simcore/games/<game>/show.py``) words what the human's seat may know.
+Input is read line by line from stdin, so a script (or a test) can play.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+
+import click
+
+from simcore.errors import TricksimError
+
+HUMAN = "human"
+
+
+def bot_policies(eng, policy: str | None, seat: int, default: str) -> list[str]:
+    """One policy name per seat, ``human`` at ``seat``: ``policy`` is one name for
+    every bot, or one per seat with ``human`` at the human's seat (None: the game's
+    strongest player).  TricksimError (one line) for anything else."""
+    n = eng.seats
+    names = [s.strip() for s in policy.split(",")] if policy else [default]
+    if len(names) == 1:
+        if names[0] == HUMAN:
+            raise TricksimError(f"--policy names the bots' players; '{HUMAN}' is you "
+                                "(--seat)")
+        names = [names[0] if p != seat else HUMAN for p in range(n)]
+    elif len(names) != n:
+        raise TricksimError(f"--policy lists {len(names)} players, the game has {n} seats; "
+                            f"give one name for every bot, or {n} names with '{HUMAN}' at "
+                            f"your seat ({seat})")
+    elif names[seat] != HUMAN or names.count(HUMAN) != 1:
+        raise TricksimError(f"--policy lists one name per seat: put '{HUMAN}' at your seat "
+                            f"({seat}, --seat) and only there; got {','.join(names)}")
+    for p, name in enumerate(names):
+        if p != seat:
+            try:
+                eng.check_policy(name)
+            except ValueError as exc:
+                raise TricksimError(f"--policy: {exc}") from None
+    return names
+
+
+def check_save(save: str | None, force: bool) -> None:
+    """Refuse, before anything is played, a --save path that would overwrite a
+    file without --force or that cannot be written safely."""
+    if not save:
+        return
+    from simcore.stats import check_output_path
+    how = check_output_path(save)
+    if how == "replace" and not force:
+        raise TricksimError(f"--save '{save}' exists; give --force to replace it, or "
+                            "another name")
+
+
+def read_choice(narr, eng, st, legal: list[int]) -> int | None:
+    """The human's action, read from stdin until it names a legal one: a listed
+    number, a short code (a card's name such as ``QC``) or the action's words,
+    any case.  None for ``quit``; TricksimError at the end of the input."""
+    labels = [narr.label(st, a) for a in legal]
+    menu = "  ".join(f"{i + 1}) {lab}" for i, lab in enumerate(labels))
+    click.echo(f"your choices: {menu}")
+    while True:
+        click.echo("> ", nl=False)
+        line = sys.stdin.readline()
+        if not sys.stdin.isatty():
+            click.echo(line.rstrip("\n"))         # a transcript shows what was typed
+        if not line:
+            raise TricksimError("the input ended before the game did; nothing is saved "
+                                "(type 'quit' to stop a game)")
+        text = " ".join(line.split()).lower()
+        if text == "quit":
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        for a, lab in zip(legal, labels):
+            if text in (lab.lower(), eng.describe(a).lower()):
+                return a
+        click.echo(f"'{line.strip()}' is not a legal choice here; choose one of: {menu} "
+                   "(the number or the code), or 'quit'")
+
+
+def play_command(games, rule_options, user_errors, note_cold_cache):
+    """The ``play`` command, built with the CLI's shared helpers (passed in by
+    cli/main.py: this module does not import cli.main, which ``python -m cli.main``
+    runs as ``__main__``, so importing it back would be circular)."""
+
+    @click.command()
+    @click.argument("game", type=games)
+    @rule_options
+    @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (from 0).")
+    @click.option("--policy", default=None,
+                  help="The bots' player: one name for every bot, or one per seat with 'human' "
+                       "at yours (e.g. human,heuristic,random,random)  [default: the game's "
+                       "strongest player].")
+    @click.option("--seed", type=int, default=None,
+                  help="Run seed of the deal (drawn and printed if omitted).")
+    @click.option("--index", type=int, default=0, show_default=True,
+                  help="Game number within the seed's run: --seed S --index I deals what "
+                       "`simulate --seed S` deals as game I.")
+    @click.option("--save", type=click.Path(dir_okay=False), default=None,
+                  help="At the end, write the game's record (one JSON line) to this file; "
+                       "`tricksim replay FILE --show` and `tricksim analyse FILE` read it.")
+    @click.option("--force", is_flag=True, help="Let --save replace an existing file.")
+    @user_errors
+    def play(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
+             force):
+        """Play GAME in the terminal against the bots.
+
+        Shows what your seat may see (your hand, the table, what is public) and
+        lists your legal choices, numbered; type the number, the card's name
+        (e.g. QC) or the action's words (e.g. close, marriage H), or 'quit'.
+        Illegal or unknown input is refused with the choices listed again. The
+        same --seed and --index deal the same first deal (later deals also depend
+        on the random bots' draws).  Input is read line by line from stdin, so a
+        script can play too.
+
+        \b
+        Examples:
+          tricksim play schnapsen --seed 1
+          tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
+          tricksim play schadenfreude --players 3 --policy human,random,heuristic
+        """
+        return play_game(game, players, preset, rules_file, assignments, seat, policy, seed,
+                         index, save, force, note_cold_cache)
+
+    return play
+
+
+def play_game(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
+              force, note_cold_cache=None) -> None:
+    """Play one game against the bots on stdin/stdout (what ``tricksim play`` does);
+    TricksimError (one line) for bad options or input ending early."""
+    from simcore.games import get_game
+    from simcore.runner import MAX_SEED
+    from simcore.show import narrator_class
+
+    g = get_game(game)
+    rules = g.build_rules(preset, rules_file, assignments, players)
+    eng = g.engine(rules)
+    n = eng.seats
+    if not 0 <= seat < n:
+        raise TricksimError(f"--seat {seat} is not a seat of this game; allowed: 0 to {n - 1}")
+    names = bot_policies(eng, policy, seat, g.contract(rules).strongest_policy)
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    if not 0 <= seed <= MAX_SEED:
+        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+    if not 0 <= index <= MAX_SEED:
+        raise TricksimError(f"--index {index} is not allowed; allowed: 0 to {MAX_SEED}")
+    check_save(save, force)
+    if note_cold_cache is not None:
+        note_cold_cache(game)
+    narr = narrator_class(game)(eng, viewer=seat)
+    click.echo(f"{game}, seed {seed}, index {index}: you are seat {seat}; "
+               + ", ".join(f"seat {p} {names[p]}" for p in range(n) if p != seat))
+    click.echo("rules: " + rules.canonical())
+    click.echo(narr.legend)
+    click.echo("type the number of a choice, its code or 'quit'")
+    st = eng.new(seed, index)
+    deals = []
+    while True:
+        start = eng.deal_start(st)
+        actions = []
+        click.echo("")
+        click.echo("\n".join(narr.deal_start(st)))
+        while not eng.deal_over(st):
+            p = eng.to_move(st)
+            if p == seat:
+                click.echo("\n".join(narr.view(st, seat)))
+                a = read_choice(narr, eng, st, eng.legal(st))
+                if a is None:
+                    click.echo("quit: the game is not finished, nothing is saved")
+                    return
+            else:
+                a = eng.choose(names[p], st)
+            item = eng.action_to_record(st, a)
+            if item is not None:              # None: an action a record leaves implicit
+                actions.append(item)
+            before = st.copy()
+            eng.apply(st, a)
+            for line in narr.action(before, a, st):    # nothing the seat may not know
+                click.echo(line)
+        deals.append({"start": start, "actions": actions, "end": eng.deal_end(st)})
+        click.echo("\n".join(narr.deal_end(st)))
+        if eng.game_over(st):
+            break
+        eng.next_deal(st)
+    click.echo("")
+    click.echo("\n".join(narr.result(st)))
+    record = {"game": game, "rules": rules.to_dict(), "seed": int(seed), "index": int(index),
+              "policies": names, "deals": deals, "result": eng.result(st)}
+    if save:
+        from simcore.records import replay_one
+        from simcore.stats import atomic_write
+
+        replay_one(json.loads(json.dumps(record)))       # what is saved replays valid
+        text = json.dumps(record, separators=(",", ":")) + "\n"
+
+        def write(path):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+        atomic_write(save, write)
+        click.echo(f"saved the record to {save} (tricksim replay {save} --show)")

@@ -1,0 +1,113 @@
+"""`tricksim play GAME` (issue 13, item 4): a whole game of every game and variant
+played from scripted stdin, saved, and taken by replay; refusals in one line."""
+import json
+
+import pytest
+
+from simcore import engine
+from simcore.records import replay_file
+from tests.conftest import one_error_line
+
+# (game, rule arguments, seat, seats): every game and variant
+VARIANTS = [
+    ("schadenfreude", ["--players", "3"], 2, 3),
+    ("schadenfreude", ["--players", "5", "--preset", "summary-de"], 0, 5),
+    ("schnapsen", [], 1, 2),
+    ("wendish", [], 3, 4),
+    ("wendish", ["--preset", "dreiwendsch"], 0, 3),
+    ("wendish", ["--preset", "sharp"], 1, 3),
+    ("wendish", ["--set", "variant=officers"], 0, 2),
+]
+IDS = [f"{g}-{'-'.join(a)}" for g, a, _, _ in VARIANTS]
+FIRST = "1\n" * 3000           # always the first choice listed, more than any game needs
+
+
+@pytest.mark.parametrize("game,args,seat,seats", VARIANTS, ids=IDS)
+def test_a_whole_game_from_stdin_is_saved_and_replays(game, args, seat, seats, tmp_path,
+                                                      invoke):
+    res = invoke("play", game, *args, "--seat", seat, "--seed", 5, "--policy", "random",
+                 "--save", "me.jsonl", input=FIRST)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "your choices: 1) " in out
+    assert out.rstrip().splitlines()[-1] == "saved the record to me.jsonl (tricksim replay " \
+                                            "me.jsonl --show)"
+    assert (tmp_path / "me.jsonl").read_text().count("\n") == 1
+    assert replay_file(tmp_path / "me.jsonl") == (1, [])
+    rec = json.loads((tmp_path / "me.jsonl").read_text())
+    assert rec["policies"] == ["human" if p == seat else "random" for p in range(seats)]
+    assert (rec["seed"], rec["index"]) == (5, 0)
+    # the human saw only their own hand of each deal
+    for d, deal in enumerate(rec["deals"]):
+        for p, hand in enumerate(deal["start"]["hands"]):
+            shown = f"  {'you' if p == seat else f'seat {p}'}: "
+            if "face_down" in deal["start"]:  # Officers: face-up cards are public
+                assert shown + "face up " + " ".join(hand) in out
+                assert "under them" not in out
+            else:
+                assert (shown + " ".join(hand) in out) == (p == seat)
+    # replay --show takes the saved game
+    shown = invoke("replay", "me.jsonl", "--show")
+    assert shown.exit_code == 0 and f"seat {seat} human" in shown.stdout
+
+
+def test_cards_by_name_numbers_and_refusals(tmp_path, invoke):
+    """A card typed by name (any case) is played; unknown and illegal input is refused
+    with the legal choices listed, and the game goes on."""
+    eng = engine("schnapsen")
+    st = eng.new(7, 0)
+    while eng.to_move(st) != 0:
+        eng.apply(st, eng.choose("heuristic", st))
+    legal = eng.legal(st)
+    card = eng.describe([a for a in legal if a < 20][-1]).split()[1]      # codes 0-19: cards
+    held = set(eng.view(st, 0)["hand"])
+    other = next(c for c in ("AC", "TC", "KC", "QC", "JC", "AS", "TS") if c not in held)
+    script = f"zz\n{other}\n99\n{card.lower()}\n" + FIRST
+    res = invoke("play", "schnapsen", "--seed", 7, "--policy", "heuristic", "--save",
+                 "g.jsonl", input=script)
+    assert res.exit_code == 0, res.output
+    assert "'zz' is not a legal choice here; choose one of: 1) " in res.stdout
+    assert f"'{other}' is not a legal choice here" in res.stdout
+    assert "'99' is not a legal choice here" in res.stdout
+    rec = json.loads((tmp_path / "g.jsonl").read_text())
+    first = next(a for a in rec["deals"][0]["actions"] if a[0] == 0)
+    assert first == [0, "play", card]
+
+
+def test_quit_saves_nothing(tmp_path, invoke):
+    res = invoke("play", "wendish", "--seed", 1, "--save", "g.jsonl", input="quit\n")
+    assert res.exit_code == 0
+    assert "quit: the game is not finished, nothing is saved" in res.stdout
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_end_of_input_is_one_line(tmp_path, invoke):
+    one_error_line(invoke("play", "schadenfreude", "--seed", 1, input="1\n1\n"),
+                   "the input ended before the game did")
+
+
+def test_bad_options_are_one_line(tmp_path, invoke):
+    one_error_line(invoke("play", "schnapsen", "--seat", 2), "--seat 2", "0 to 1")
+    one_error_line(invoke("play", "wendish", "--policy", "nobody"), "unknown policy 'nobody'")
+    one_error_line(invoke("play", "wendish", "--policy", "random,random"),
+                   "lists 2 players", "4 seats")
+    one_error_line(invoke("play", "wendish", "--seat", 1, "--policy",
+                          "human,random,random,random"), "'human' at your seat (1")
+    one_error_line(invoke("play", "schnapsen", "--seed", -1), "--seed -1")
+    one_error_line(invoke("play", "schnapsen", "--index", -3), "--index -3")
+    one_error_line(invoke("play", "wendish", "--set", "variant=five"), "variant")
+
+
+def test_save_never_replaces_a_file_without_force(tmp_path, invoke):
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my notes\n")
+    one_error_line(invoke("play", "schnapsen", "--seed", 2, "--save", "notes.txt",
+                          input=FIRST), "exists", "--force")
+    assert mine.read_text() == "my notes\n"
+    (tmp_path / "d").mkdir()
+    res = invoke("play", "schnapsen", "--seed", 2, "--save", "d", input=FIRST)
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    res = invoke("play", "schnapsen", "--seed", 2, "--save", "notes.txt", "--force",
+                 input=FIRST)
+    assert res.exit_code == 0, res.output
+    assert replay_file(mine) == (1, [])
