@@ -28,7 +28,8 @@ from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSU
                      S_DECK, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
-from .policies import POLICIES, choose, choose_search, parse_policy
+from .pimc import choose_search
+from .policies import POLICIES, choose, parse_policy
 from .solver import PIMC_DEPTH, new_work, solve_actions
 from .records import (action_to_item, check_start, describe, illegal_reason,
                       item_to_action, replay_record, result_of)

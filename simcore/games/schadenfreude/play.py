@@ -14,7 +14,8 @@ from .engine import (OBS_SIZE, S_BUST, S_FIRST_LEADER, S_HAND, S_LEADER, S_PILE,
                      S_POINTS, S_ROUND, S_SCORE, S_STATUS, S_TO_MOVE, S_UNFINISHED,
                      S_WINNER, STATE_SIZE, PLAYING, apply_action, game_over, init_game,
                      next_deal)
-from .policies import PIMC, choose_into, choose_search
+from .pimc import choose_search
+from .policies import PIMC, choose_into
 from .rules import R_PLAYERS
 from .solver import F_COLS, F_ROWS, W_COLS, WORK_ROWS
 

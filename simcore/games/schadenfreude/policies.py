@@ -14,9 +14,10 @@ score adds up:
   likely win a later trick (top cards of a suit and the wild 10 are kept as
   escapes).
 
-``pimc[:worlds=N,depth=D]``: samples N worlds of the unseen cards consistent
-with what it saw, searches each with all cards open (max-n, D tricks deep) and
-plays the best mean (solver.py).
+``pimc[:worlds=N,depth=D,playout=P]``: samples N worlds of the unseen cards
+consistent with what it saw, values each card in each world with all cards open
+(max-n search D tricks deep, or with ``playout=1`` the heuristic playing the round
+out for every seat) and plays the best mean (solver.py, pimc.py).
 
 All are functions of what their seat can see: ``random`` reads the seat's
 legal cards (its own hand and the lead suit) and draws from the game's
@@ -32,13 +33,15 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
 from .rules import R_CANCEL, R_DECK, R_HAND, R_LIMIT
-from .solver import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
+from .solver import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
 
 POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
-# a pimc id carries its parameters: PIMC + 8 * worlds + 65536 * depth (others are below 8)
+# a pimc id carries its parameters: PIMC + 8 * worlds + 2**16 * depth + 2**24 * playout
+# (the other ids are below 8)
 PIMC_SHIFT = 3
 PIMC_DEPTH_SHIFT = 16
+PIMC_PLAYOUT_SHIFT = 24
 
 _WILD_MASK = WILD_MASK
 
@@ -309,19 +312,10 @@ def choose(r, st, pid):
     return choose_into(r, st, pid, obs)
 
 
-@njit(cache=True)
-def choose_search(r, st, pid, obs, work, fw):
-    """``choose_into`` for every policy, ``pimc`` included (``work, fw``:
-    ``solver.new_work()``)."""
-    if pid & 7 == PIMC:
-        return pimc_choose(r, st, (pid >> PIMC_SHIFT) & 0x1FFF, pid >> PIMC_DEPTH_SHIFT,
-                           work, fw)
-    return choose_into(r, st, pid, obs)
-
-
-_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D (either or both; N from 1 to "
-              f"{PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched, 0 to "
-              f"{PIMC_MAX_DEPTH}, 0 = to the round's end, default {PIMC_DEPTH})")
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D,playout=P (any of them; N from 1 "
+              f"to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched, 0 to "
+              f"{PIMC_MAX_DEPTH}, 0 = to the round's end, default {PIMC_DEPTH}; P 1 = no "
+              f"search, the heuristic plays each world out, or 0, default {PIMC_PLAYOUT})")
 
 
 def parse_policy(name: str) -> int:
@@ -331,18 +325,20 @@ def parse_policy(name: str) -> int:
     if name in POLICIES:
         return POLICIES.index(name)
     if name == "pimc" or name.startswith("pimc:"):
-        params = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH}
-        bounds = {"worlds": (1, PIMC_MAX_WORLDS), "depth": (0, PIMC_MAX_DEPTH)}
+        params = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
+        bounds = {"worlds": (1, PIMC_MAX_WORLDS), "depth": (0, PIMC_MAX_DEPTH),
+                  "playout": (0, 1)}
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key not in bounds or not val.isdigit() \
                     or not bounds[key][0] <= int(val) <= bounds[key][1]:
                 raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
             params[key] = int(val)
-        return PIMC + (params["worlds"] << PIMC_SHIFT) + (params["depth"] << PIMC_DEPTH_SHIFT)
+        return (PIMC + (params["worlds"] << PIMC_SHIFT) + (params["depth"] << PIMC_DEPTH_SHIFT)
+                + (params["playout"] << PIMC_PLAYOUT_SHIFT))
     raise ValueError(f"unknown policy '{name}' for schadenfreude; policies: random, heuristic, "
-                     f"pimc[:worlds=N,depth=D] (default worlds={PIMC_WORLDS}, "
-                     f"depth={PIMC_DEPTH})")
+                     f"pimc[:worlds=N,depth=D,playout=P] (default worlds={PIMC_WORLDS}, "
+                     f"depth={PIMC_DEPTH}, playout={PIMC_PLAYOUT})")
 
 
 def policy_name(pid: int) -> str:
@@ -350,7 +346,7 @@ def policy_name(pid: int) -> str:
     pid = int(pid)
     if pid & 7 == PIMC:
         return (f"pimc:worlds={(pid >> PIMC_SHIFT) & 0x1FFF},"
-                f"depth={pid >> PIMC_DEPTH_SHIFT}")
+                f"depth={(pid >> PIMC_DEPTH_SHIFT) & 0xFF},playout={pid >> PIMC_PLAYOUT_SHIFT}")
     return POLICIES[pid]
 
 

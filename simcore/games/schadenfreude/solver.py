@@ -83,6 +83,7 @@ PIMC_WORLDS = 8                 # default worlds per decision
 PIMC_MAX_WORLDS = 1024
 PIMC_DEPTH = 1                  # default depth (tricks) of each world's search
 PIMC_MAX_DEPTH = 12
+PIMC_PLAYOUT = 0                # default: search (1: the heuristic plays each world out)
 FULL_TRICKS = 2                 # this few tricks left: always searched to the round's end
 SUM_BOUND = 1.0 + 1e-9          # utilities sum to at most 1 (rounding margin)
 EVAL_T = 6.0                    # evaluation temperature (points)
@@ -404,46 +405,3 @@ def sample_world(r, st, seat, rng, world, cards):
         if ok:
             break
     return rng
-
-
-@njit(cache=True)
-def pimc_values(r, st, worlds, depth, work, fw, acts, totals):
-    """Sum over ``worlds`` sampled worlds of each legal card's value for the seat to move
-    (into ``totals``, cards into ``acts``); returns how many cards."""
-    seat = st[S_TO_MOVE]
-    m = legal_cards(st)
-    k = 0
-    while m != U0:
-        acts[k] = lowest_bit(m)
-        totals[k] = 0.0
-        m &= m - U1
-        k += 1
-    if k == 1:
-        return 1
-    stop = stop_trick(r, st, depth)
-    world = work[R_WORLD]
-    cards = work[R_CARDS]
-    top = work[R_TOP]
-    rng = decision_stream(st)
-    for _ in range(worlds):
-        rng = sample_world(r, st, seat, rng, world, cards)
-        for i in range(k):
-            _copy_state(world, top)
-            apply_action(r, top, acts[i])
-            _copy_state(top, work[0])
-            _maxn(r, work, fw, 0, stop, -1, 0.0)
-            totals[i] += fw[0, seat]
-    return k
-
-
-@njit(cache=True)
-def pimc_choose(r, st, worlds, depth, work, fw):
-    """The card of the ``pimc`` player (see the module): best mean over the worlds."""
-    acts = work[R_ACTS]
-    totals = fw[2 * ROWS]
-    k = pimc_values(r, st, worlds, depth, work, fw, acts, totals)
-    best = 0
-    for i in range(1, k):
-        if totals[i] > totals[best]:
-            best = i
-    return acts[best]
