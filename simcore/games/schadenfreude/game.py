@@ -45,7 +45,7 @@ class Schadenfreude(Game):
         joined = []
         for s in names:
             if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in (
-                    "worlds", "depth"):
+                    "worlds", "depth", "playout"):
                 joined[-1] += ("," if ":" in joined[-1] else ":") + s
             else:
                 joined.append(s)

@@ -32,7 +32,7 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_POINTS, O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER,
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
-from .rules import R_CANCEL, R_DECK, R_HAND, R_LIMIT
+from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
 from .solver import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
 
 POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
@@ -138,16 +138,22 @@ def win_utility(delta, room, tricks_left, leading, ending):
 
 
 @njit(cache=True)
-def gift_utility(gain, receiver_total, my_total, best_other, limit):
+def gift_utility(gain, receiver_total, my_total, best_other, limit, all_bust_highest):
     """What it is worth to me that another player collects ``gain`` points.
 
     Pushing a player over the limit ends the game with them out (good while I
-    am safe); feeding the strongest rival is bad; feeding a weak one is mild.
+    am safe; when I am over the limit myself, good only with ``all_bust =
+    highest`` and if I stay above them: everybody bust, the highest wins);
+    feeding the strongest rival is bad; feeding a weak one is mild.
     """
     if receiver_total > limit:
         return 0.0
     if receiver_total + gain > limit:
-        return PUSH_BONUS if my_total <= limit else 0.0
+        if my_total <= limit:
+            return PUSH_BONUS
+        if all_bust_highest and my_total > receiver_total + gain:
+            return PUSH_BONUS
+        return 0.0
     if receiver_total >= my_total or receiver_total >= best_other:
         return -FEED_RIVAL * gain
     return -FEED_OTHER * gain
@@ -265,7 +271,8 @@ def heuristic_action(r, o):
                 g += _trick_gain(taken, pr, cancel)
                 weight = 1.0 if others == 0 else UNCERTAIN
                 score += (1.0 - p_win) * weight * gift_utility(
-                    g, o[O_SCORE + w] + o[O_POINTS + w], my_total, best_other, limit)
+                    g, o[O_SCORE + w] + o[O_POINTS + w], my_total, best_other, limit,
+                    r[R_ALL_BUST_HIGHEST] != 0)
         # near the limit, get rid of cards that would likely win a later trick
         # while it is safe to; the top cards of a suit and the 10 are escapes
         if closeness > 0.0:
