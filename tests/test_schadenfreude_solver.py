@@ -31,7 +31,7 @@ from simcore.bits import kth_bit, popcount
 
 
 @njit(cache=True)
-def _agreement(r, seed, count, tricks_lo, tricks_hi, depth, work, fw):
+def _agreement(r, seed, count, tricks_lo, tricks_hi, depth, play, work, fw):
     """``count`` random positions (random scores below the limit, random play until
     ``tricks_lo .. tricks_hi`` tricks are left, a random point inside a trick): how many
     differ between ``solve`` and ``maxn_plain``, and how many game-ending leaves'
@@ -61,8 +61,8 @@ def _agreement(r, seed, count, tricks_lo, tricks_hi, depth, work, fw):
             apply_action(r, st, kth_bit(m, j))
         if st[S_STATUS] != PLAYING:
             continue
-        solve(r, st, depth, work, fw, a)
-        maxn_plain(r, st, depth, work, fw, b)
+        solve(r, st, depth, play, work, fw, a)
+        maxn_plain(r, st, depth, play, work, fw, b)
         for p in range(n):
             if a[p] != b[p]:
                 bad += 1
@@ -79,17 +79,19 @@ def _rules(players, *assign):
     return GAME.build_rules("standard", players=players, assignments=list(assign))
 
 
-@pytest.mark.parametrize("players,assign,count,lo,hi,depth", [
-    (4, (), 3000, 1, 3, 0),
-    (3, ("pairs=keep", "limit=25"), 2000, 1, 3, 0),
-    (5, ("limit=20", "all_bust=highest"), 2000, 1, 2, 0),
-    (4, ("limit=30", "floor=none"), 1500, 4, 5, 1),
-    (3, (), 1500, 4, 6, 1),
+@pytest.mark.parametrize("players,assign,count,lo,hi,depth,play", [
+    (4, (), 3000, 1, 3, 12, 0),
+    (3, ("pairs=keep", "limit=25"), 2000, 1, 3, 12, 0),
+    (5, ("limit=20", "all_bust=highest"), 2000, 1, 2, 12, 0),
+    (4, ("limit=30", "floor=none"), 1500, 4, 5, 1, 0),
+    (3, (), 1000, 4, 6, 1, 1),
+    (4, (), 500, 3, 4, 2, 0),
 ])
-def test_pruned_search_equals_plain_maxn(work, players, assign, count, lo, hi, depth):
-    """10,000 positions in all (the rows' counts), each vector equal to plain max-n's."""
+def test_pruned_search_equals_plain_maxn(work, players, assign, count, lo, hi, depth, play):
+    """10,000 positions in all (the rows' counts), each vector equal to plain max-n's:
+    full solves, and depth-limited ones with the static and the playout leaf value."""
     r = rules_array(_rules(players, *assign))
-    bad, near = _agreement(r, np.uint64(7 + players), count, lo, hi, depth, *work)
+    bad, near = _agreement(r, np.uint64(7 + players), count, lo, hi, depth, play, *work)
     assert bad == 0
     assert near > count // 10          # scores near the limit: game-ending leaves occur
 
@@ -150,7 +152,7 @@ def test_pimc_reads_only_what_the_seat_sees(work):
     r = eng.r
     cards = np.zeros(64, np.int64)
     obs = np.zeros(200, np.int64)
-    for name in ("pimc:worlds=3,depth=1", "pimc:worlds=3,playout=1"):
+    for name in ("pimc:worlds=3,depth=1,playout=0", "pimc:worlds=3"):
         pid = parse_policy(name)
         for i in range(30):
             s = _mid_position(eng, 9, i, 3 + i)
@@ -163,13 +165,13 @@ def test_pimc_reads_only_what_the_seat_sees(work):
 
 
 def test_policy_names():
-    assert policy_name(parse_policy("pimc")) == "pimc:worlds=8,depth=1,playout=0"
-    assert policy_name(parse_policy("pimc:depth=2;worlds=5")) == \
+    assert policy_name(parse_policy("pimc")) == "pimc:worlds=32,depth=0,playout=1"
+    assert policy_name(parse_policy("pimc:depth=2;worlds=5;playout=0")) == \
         "pimc:worlds=5,depth=2,playout=0"
     rules = _rules(4)
     names, ids = GAME.policy_ids("pimc:worlds=3,depth=2,heuristic,heuristic,heuristic".split(","),
                                   rules)
-    assert names == ["pimc:worlds=3,depth=2,playout=0"] + ["heuristic"] * 3
+    assert names == ["pimc:worlds=3,depth=2,playout=1"] + ["heuristic"] * 3
     for bad in ("pimc:worlds=0", "pimc:depth=13", "pimc:speed=2", "pimc:worlds=x",
                 "pimc:playout=2"):
         with pytest.raises(RulesError, match="bad pimc parameter"):
@@ -206,13 +208,13 @@ def test_api_pimc_and_open_values(work):
     assert all(0.0 <= v <= 1.0 for v in vals.values())
     # exact at the end of a round: the full search, which plain max-n agrees with
     late = _mid_position(eng, 2, 2, 40)
-    full = eng.open_values(late, depth=0)
+    full = eng.open_values(late)
     seat = int(late[S_TO_MOVE])
     out = np.zeros(MAX_SEATS)
     for a, v in full.items():
         t = late.copy()
         eng.apply(t, a)
-        maxn_plain(eng.r, t, 0, *work, out)
+        maxn_plain(eng.r, t, 12, 0, *work, out)
         assert out[seat] == v
     a = eng.choose("pimc:worlds=2", s)
     assert a in eng.legal(s)

@@ -29,8 +29,8 @@ from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSU
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
 from .pimc import choose_search
-from .policies import POLICIES, choose, parse_policy
-from .solver import PIMC_DEPTH, new_work, solve_actions
+from .policies import PIMC_MAX_DEPTH, POLICIES, choose, parse_policy
+from .solver import new_work, solve_actions
 from .records import (action_to_item, check_start, describe, illegal_reason,
                       item_to_action, replay_record, result_of)
 from .rules import R_DECK, RULEBOOK, rules_array
@@ -204,23 +204,25 @@ class Engine(EngineBase):
             raise ValueError("the round is over: nobody is to move")
         return int(choose_search(self.r, st, pid, self._obs, self._work, self._fw))
 
-    def open_values(self, st, depth: int | None = None) -> dict[int, float]:
+    def open_values(self, st, depth: int = PIMC_MAX_DEPTH,
+                    playout: bool = False) -> dict[int, float]:
         """For the seat to move, each legal card's open-card value for that seat: the
         max-n search of solver.py with every card as in ``st``, in its unit (the seat's
         utility, 0 to 1: 1 = it wins the game, otherwise its estimated share of the win
-        from the totals; docs/schadenfreude.md).  Exact (searched to the round's end)
-        when ``depth`` is 0 or the round has at most ``depth`` tricks left (or at most
-        two); otherwise ``depth`` tricks deep, then the evaluation (default: pimc's
-        depth, as pimc values a world)."""
+        from the totals; docs/schadenfreude.md).  By default exact: searched to the
+        round's end (``depth`` 12), which is fast from about five tricks left and slow
+        before; a smaller ``depth`` searches that many tricks (the current one counts),
+        then evaluates the totals or, with ``playout``, lets the heuristic play the round
+        out first (as ``pimc:depth=D,playout=1`` values a world)."""
         if int(st[S_STATUS]) != PLAYING:
             raise ValueError("the round is over: nobody is to move")
-        d = PIMC_DEPTH if depth is None else int(depth)
-        if d < 0:
-            raise ValueError(f"depth {depth!r} is not allowed; allowed: 0 (to the round's "
-                             "end) or a positive number of tricks")
+        if not (isinstance(depth, int) and 0 <= depth <= PIMC_MAX_DEPTH):
+            raise ValueError(f"depth {depth!r} is not allowed; allowed: 0 to "
+                             f"{PIMC_MAX_DEPTH} tricks ({PIMC_MAX_DEPTH}: to the round's end)")
         acts = np.empty(50, dtype=np.int64)
         vals = np.empty(50, dtype=np.float64)
-        k = solve_actions(self.r, st, d, self._work, self._fw, acts, vals)
+        k = solve_actions(self.r, st, depth, int(bool(playout)), self._work, self._fw, acts,
+                          vals)
         return {int(acts[i]): float(vals[i]) for i in range(k)}
 
     # ----- records ------------------------------------------------------------------------

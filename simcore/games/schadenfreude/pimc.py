@@ -10,25 +10,13 @@ with ``playout = 1`` no search: the heuristic plays the round out for every seat
 end is evaluated (solver.evaluate).  Its draws come from the decision's own
 stream (solver.decision_stream), so a choice is reproducible by (seed, index).
 """
-import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, lowest_bit
-from .engine import OBS_SIZE, PLAYING, S_STATUS, S_TO_MOVE, apply_action, legal_cards, observe
-from .policies import (PIMC, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT, PIMC_SHIFT, choose_into,
-                       heuristic_action)
+from .engine import S_TO_MOVE, apply_action, legal_cards
+from .policies import PIMC, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT, PIMC_SHIFT, choose_into
 from .solver import (R_ACTS, R_CARDS, R_TOP, R_WORLD, ROWS, _copy_state, _maxn, decision_stream,
-                     evaluate, sample_world, stop_trick)
-
-
-@njit(cache=True)
-def playout(r, st, obs, out):
-    """Play the round of ``st`` out (in place) with the heuristic in every seat, then
-    ``evaluate`` into ``out``."""
-    while st[S_STATUS] == PLAYING:
-        observe(r, st, st[S_TO_MOVE], obs)
-        apply_action(r, st, heuristic_action(r, obs))
-    evaluate(r, st, out)
+                     sample_world, stop_trick)
 
 
 @njit(cache=True)
@@ -51,17 +39,13 @@ def pimc_values(r, st, worlds, depth, play, work, fw, acts, totals):
     cards = work[R_CARDS]
     top = work[R_TOP]
     rng = decision_stream(st)
-    obs = np.empty(OBS_SIZE, dtype=np.int64)
     for _ in range(worlds):
         rng = sample_world(r, st, seat, rng, world, cards)
         for i in range(k):
             _copy_state(world, top)
             apply_action(r, top, acts[i])
-            if play:
-                playout(r, top, obs, fw[0])
-            else:
-                _copy_state(top, work[0])
-                _maxn(r, work, fw, 0, stop, -1, 0.0)
+            _copy_state(top, work[0])
+            _maxn(r, work, fw, 0, stop, play, -1, 0.0)
             totals[i] += fw[0, seat]
     return k
 

@@ -33,7 +33,6 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
 from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
-from .solver import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
 
 POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
@@ -42,6 +41,11 @@ RANDOM, HEURISTIC, PIMC = 0, 1, 2
 PIMC_SHIFT = 3
 PIMC_DEPTH_SHIFT = 16
 PIMC_PLAYOUT_SHIFT = 24
+PIMC_WORLDS = 32                # default worlds per decision
+PIMC_MAX_WORLDS = 1024
+PIMC_DEPTH = 0                  # default tricks searched in each world before the leaf value
+PIMC_MAX_DEPTH = 12             # 12: every trick (to the round's end)
+PIMC_PLAYOUT = 1                # default leaf value: 1 the heuristic plays the round out
 
 _WILD_MASK = WILD_MASK
 
@@ -320,9 +324,10 @@ def choose(r, st, pid):
 
 
 _PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D,playout=P (any of them; N from 1 "
-              f"to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched, 0 to "
-              f"{PIMC_MAX_DEPTH}, 0 = to the round's end, default {PIMC_DEPTH}; P 1 = no "
-              f"search, the heuristic plays each world out, or 0, default {PIMC_PLAYOUT})")
+              f"to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched by max-n, 0 "
+              f"to {PIMC_MAX_DEPTH}, {PIMC_MAX_DEPTH} = to the round's end, default "
+              f"{PIMC_DEPTH}; P 1 = the heuristic plays the round out after the search, 0 = "
+              f"evaluate the totals there, default {PIMC_PLAYOUT})")
 
 
 def parse_policy(name: str) -> int:

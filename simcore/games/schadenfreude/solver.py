@@ -60,8 +60,10 @@ from numba import njit
 from ...bits import U0, U1, lowest_bit, mix64, next_u64, popcount
 from .cards import CARD_RANK, CARD_VALUE, SUIT_MASK, WILD_MASK
 from .engine import (GAME_OVER, MAX_SEATS, PLAYING, S_FOLLOW, S_HAND, S_LEAD, S_PLAYED,
+                     OBS_SIZE, observe,
                      S_POINTS, S_RNG, S_SCORE, S_STATUS, S_TO_MOVE, S_TRICK_NUM, S_TRICK_POS,
                      S_VOID, S_WINNER, STATE_SIZE, apply_action, legal_cards, winning_rank)
+from .policies import heuristic_action
 from .rules import R_DECK, R_FLOOR, R_FLOOR_ON, R_HAND, R_LIMIT, R_PLAYERS
 
 MAX_PLIES = 50                  # a round: at most 5 x 10 or 4 x 12 cards
@@ -73,17 +75,13 @@ R_WORLD = 2 * ROWS
 R_CARDS = 2 * ROWS + 1
 R_TOP = 2 * ROWS + 2
 R_ACTS = 2 * ROWS + 3
-WORK_ROWS = 2 * ROWS + 4
+R_OBS = 2 * ROWS + 4            # an observation (playouts)
+WORK_ROWS = 2 * ROWS + 5
 # float rows (fw): 0 .. ROWS-1 the value vector of each depth, ROWS .. 2*ROWS-1 the
 # best vector so far at each depth, 2*ROWS the pimc totals, 2*ROWS+1 scratch
 F_COLS = 64
 F_ROWS = 2 * ROWS + 2
 
-PIMC_WORLDS = 8                 # default worlds per decision
-PIMC_MAX_WORLDS = 1024
-PIMC_DEPTH = 1                  # default depth (tricks) of each world's search
-PIMC_MAX_DEPTH = 12
-PIMC_PLAYOUT = 0                # default: search (1: the heuristic plays each world out)
 FULL_TRICKS = 2                 # this few tricks left: always searched to the round's end
 SUM_BOUND = 1.0 + 1e-9          # utilities sum to at most 1 (rounding margin)
 EVAL_T = 6.0                    # evaluation temperature (points)
@@ -97,6 +95,12 @@ def new_work():
     """A search's scratch space: (int64 rows, float64 rows)."""
     return (np.zeros((WORK_ROWS, W_COLS), dtype=np.int64),
             np.zeros((F_ROWS, F_COLS), dtype=np.float64))
+
+
+@njit(cache=True, inline="always")
+def _copy_state(src, dst):
+    for w in range(STATE_SIZE):
+        dst[w] = src[w]
 
 
 @njit(cache=True, inline="always")
@@ -171,6 +175,29 @@ def evaluate(r, st, out):
         out[p] = out[p] / s
 
 
+@njit(cache=True)
+def playout(r, st, obs, out):
+    """Play the round of ``st`` out (in place) with the heuristic in every seat (each
+    reading its own observation of the world, as at a table), then ``evaluate``."""
+    while st[S_STATUS] == PLAYING:
+        observe(r, st, st[S_TO_MOVE], obs)
+        apply_action(r, st, heuristic_action(r, obs))
+    evaluate(r, st, out)
+
+
+@njit(cache=True, inline="always")
+def _leaf(r, work, d, play, out):
+    """The value at the search's horizon: ``evaluate`` there, or with ``play`` after the
+    heuristic has played the round out (on a copy)."""
+    st = work[d]
+    if play and st[S_STATUS] == PLAYING:
+        tmp = work[d + 1]
+        _copy_state(st, tmp)
+        playout(r, tmp, work[R_OBS], out)
+    else:
+        evaluate(r, st, out)
+
+
 @njit(cache=True, inline="always")
 def _order_key(st, a):
     """Higher first: a cheap guess of the mover's better cards (never changes values)."""
@@ -187,25 +214,20 @@ def _order_key(st, a):
     return -v
 
 
-@njit(cache=True, inline="always")
-def _copy_state(src, dst):
-    for w in range(STATE_SIZE):
-        dst[w] = src[w]
-
-
-_SIG = "void(int64[::1], int64[:, ::1], float64[:, ::1], int64, int64, int64, float64)"
+_SIG = ("void(int64[::1], int64[:, ::1], float64[:, ::1], int64, int64, int64, int64, "
+        "float64)")
 
 
 @njit(_SIG, cache=True)
-def _maxn(r, work, fw, d, stop, parent, bound):
+def _maxn(r, work, fw, d, stop, play, parent, bound):
     """Max-n value of ``work[d]`` into ``fw[d]`` with shallow pruning against seat
     ``parent`` (-1: none) which already has ``bound``; search stops at the start of
-    trick ``stop`` (then evaluates)."""
+    trick ``stop`` (then ``_leaf``)."""
     st = work[d]
     n = r[R_PLAYERS]
     out = fw[d]
-    if st[S_STATUS] != PLAYING or (st[S_TRICK_NUM] >= stop and st[S_TRICK_POS] == 0):
-        evaluate(r, st, out)
+    if st[S_STATUS] != PLAYING or st[S_TRICK_NUM] * MAX_SEATS + st[S_TRICK_POS] >= stop:
+        _leaf(r, work, d, play, out)
         return
     p = st[S_TO_MOVE]
     acts = work[ROWS + d]
@@ -232,7 +254,7 @@ def _maxn(r, work, fw, d, stop, parent, bound):
         a = acts[i]
         _copy_state(st, child)
         apply_action(r, child, a)
-        _maxn(r, work, fw, d + 1, stop, p, best[p] if best_a >= 0 else -1.0)
+        _maxn(r, work, fw, d + 1, stop, play, p, best[p] if best_a >= 0 else -1.0)
         if best_a < 0 or cv[p] > best[p] or (cv[p] == best[p] and a < best_a):
             for q in range(n):
                 best[q] = cv[q]
@@ -244,18 +266,18 @@ def _maxn(r, work, fw, d, stop, parent, bound):
         out[q] = best[q]
 
 
-_SIG_P = "void(int64[::1], int64[:, ::1], float64[:, ::1], int64, int64)"
+_SIG_P = "void(int64[::1], int64[:, ::1], float64[:, ::1], int64, int64, int64)"
 
 
 @njit(_SIG_P, cache=True)
-def _plain(r, work, fw, d, stop):
+def _plain(r, work, fw, d, stop, play):
     """Plain max-n: every child in engine order (lowest card first), no pruning; the
     first best child for the mover (so the lowest card on ties)."""
     st = work[d]
     n = r[R_PLAYERS]
     out = fw[d]
-    if st[S_STATUS] != PLAYING or (st[S_TRICK_NUM] >= stop and st[S_TRICK_POS] == 0):
-        evaluate(r, st, out)
+    if st[S_STATUS] != PLAYING or st[S_TRICK_NUM] * MAX_SEATS + st[S_TRICK_POS] >= stop:
+        _leaf(r, work, d, play, out)
         return
     p = st[S_TO_MOVE]
     best = fw[ROWS + d]
@@ -268,7 +290,7 @@ def _plain(r, work, fw, d, stop):
         m &= m - U1
         _copy_state(st, child)
         apply_action(r, child, a)
-        _plain(r, work, fw, d + 1, stop)
+        _plain(r, work, fw, d + 1, stop, play)
         if first or cv[p] > best[p]:
             for q in range(n):
                 best[q] = cv[q]
@@ -279,37 +301,44 @@ def _plain(r, work, fw, d, stop):
 
 @njit(cache=True, inline="always")
 def stop_trick(r, st, depth):
-    """The trick at whose start a search of ``depth`` tricks from ``st`` evaluates
-    (past the round's end for a full search)."""
+    """Where a search of ``depth`` tricks from ``st`` stops, as ``trick * MAX_SEATS +
+    position``: at the start of a trick, the current one counting as the first; with
+    ``depth`` 0 right after the next card; past the round's end with at most FULL_TRICKS
+    tricks left or ``depth`` at least the tricks left."""
     left = r[R_HAND] - st[S_TRICK_NUM]
-    if depth <= 0 or left <= FULL_TRICKS or depth >= left:
-        return r[R_HAND] + 1
-    return st[S_TRICK_NUM] + depth
+    if left <= FULL_TRICKS or depth >= left:
+        return (r[R_HAND] + 1) * MAX_SEATS
+    if depth == 0:
+        return st[S_TRICK_NUM] * MAX_SEATS + st[S_TRICK_POS] + 1
+    return (st[S_TRICK_NUM] + depth) * MAX_SEATS
 
 
 @njit(cache=True)
-def solve(r, st, depth, work, fw, out):
+def solve(r, st, depth, play, work, fw, out):
     """Max-n value vector of the position ``st`` (all cards open) into ``out[:n]``,
-    searching ``depth`` tricks (0: to the round's end); shallow pruning, move ordering."""
+    searching ``depth`` tricks (12: to the round's end), then ``evaluate`` (``play``:
+    after the heuristic has played the round out); shallow pruning, move ordering."""
     _copy_state(st, work[0])
-    _maxn(r, work, fw, 0, stop_trick(r, st, depth), -1, 0.0)
+    _maxn(r, work, fw, 0, stop_trick(r, st, depth), play, -1, 0.0)
     for q in range(r[R_PLAYERS]):
         out[q] = fw[0, q]
 
 
 @njit(cache=True)
-def maxn_plain(r, st, depth, work, fw, out):
+def maxn_plain(r, st, depth, play, work, fw, out):
     """The same vector as ``solve`` by plain max-n (for the tests)."""
     _copy_state(st, work[0])
-    _plain(r, work, fw, 0, stop_trick(r, st, depth))
+    _plain(r, work, fw, 0, stop_trick(r, st, depth), play)
     for q in range(r[R_PLAYERS]):
         out[q] = fw[0, q]
 
 
 @njit(cache=True)
-def solve_actions(r, st, depth, work, fw, acts, values):
-    """For the seat to move, each legal card (into ``acts``) and its max-n value for
-    that seat (into ``values``) with all cards open; returns how many."""
+def solve_actions(r, st, depth, play, work, fw, acts, values):
+    """For the seat to move, each legal card (into ``acts``) and its value for that seat
+    (into ``values``) with all cards open: the card, then the search of ``depth`` tricks
+    (the current trick counts as the first; 0: none), then the leaf value (``play``: after
+    a heuristic playout); returns how many."""
     seat = st[S_TO_MOVE]
     stop = stop_trick(r, st, depth)
     top = work[R_TOP]
@@ -321,7 +350,7 @@ def solve_actions(r, st, depth, work, fw, acts, values):
         _copy_state(st, top)
         apply_action(r, top, a)
         _copy_state(top, work[0])
-        _maxn(r, work, fw, 0, stop, -1, 0.0)
+        _maxn(r, work, fw, 0, stop, play, -1, 0.0)
         acts[k] = a
         values[k] = fw[0, seat]
         k += 1
