@@ -1,14 +1,20 @@
 """The ``pimc`` player of Schadenfreude: sampled worlds valued with all cards open.
 
-``pimc_choose(r, st, worlds, depth, playout, work, fw)``: the seat to move samples
-``worlds`` worlds (solver.sample_world: the hidden cards dealt again consistently
-with what it saw), values each legal card in each world and plays the card with
-the best mean value for itself (the lowest card on ties).  A card's value in a
-world: with ``playout = 0`` the max-n search of solver.py, ``depth`` tricks deep;
-with ``playout = 1`` no search: the heuristic plays the round out for every seat
-(it reads each seat's observation of the world, as at a table) and the round's
-end is evaluated (solver.evaluate).  Its draws come from the decision's own
-stream (solver.decision_stream), so a choice is reproducible by (seed, index).
+``pimc_choose(r, st, worlds, depth, playout, work, fw)``: the seat to move
+samples ``worlds`` worlds (solver.sample_world: the hidden cards dealt again
+consistently with what it saw), values each legal card in each world with all
+cards open and plays the card with the best mean value for itself (the lowest
+card on ties).  A card's value in a world: the card, then the max-n search of
+solver.py ``depth`` tricks deep (0: none), then the leaf value: with ``playout =
+1`` the heuristic plays the round out for every seat and the round's end is
+evaluated, with ``playout = 0`` the totals at the horizon are evaluated
+(solver.evaluate).  Its draws come from the decision's own stream
+(solver.decision_stream), so a choice is reproducible by (seed, index).
+
+The default, ``pimc:worlds=32,depth=0,playout=1``, is flat Monte Carlo over
+sampled worlds with heuristic playouts (a policy-improvement step over the
+heuristic); deeper max-n with the static evaluation measured no better than the
+heuristic (docs/schadenfreude.md).
 """
 from numba import njit
 

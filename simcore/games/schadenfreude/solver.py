@@ -1,4 +1,4 @@
-"""Schadenfreude open-card search and the ``pimc`` player.
+"""Schadenfreude open-card search (max-n) and the worlds the ``pimc`` player samples.
 
 Search: max-n
 -------------
@@ -21,18 +21,28 @@ allows **shallow pruning**: once the mover's best child gives it more than
 gain here, and the other children need not be searched.  (Deep pruning is not
 sound in max-n; it is not done.)
 
+How much it prunes: little.  Away from the end of a game the utilities are
+spread over the seats, so a mover rarely gets above ``1 - b``; on random
+positions the pruned, ordered search is about 15-20% *slower* than plain max-n
+(benchmarks/bench_solver_schadenfreude.py), with or without move ordering.  The
+cuts are kept because they are exact and pay near the end of a game, where one
+seat's value approaches 1.
+
 Ties: a mover indifferent between children takes the lowest card id, whatever
-order the children were searched in, so move ordering (the cards the mover's
-heuristic guess likes first) never changes a value, and the pruned search gives
+order the children were searched in, so move ordering (a cheap guess of the
+mover's better cards first) never changes a value, and the pruned search gives
 exactly the vectors of the plain one (``maxn_plain``: every child, engine order,
 no pruning), which the tests check.
 
-Depth: a full round is up to 48 plies and max-n prunes little, so the search is
-depth-limited in tricks: ``depth = D`` searches to the end of the D-th trick
-from the position (the current trick counts as the first) and evaluates there
-with the round's points so far counted as if the round ended; ``depth = 0``
-searches to the round's end.  When the tricks left are at most ``FULL_TRICKS``
-the search always goes to the round's end (cheap, and exact).
+Depth and the leaf value: a full round is up to 48 plies, so the search is
+depth-limited in tricks: ``depth = D`` searches to the start of the D-th trick
+from the position (the current trick counts as the first; ``D = 0``: only the
+next card; ``D`` at least the tricks left: to the round's end).  At that horizon
+the leaf value is ``evaluate`` of the totals with the round's points so far
+(``play = 0``), or ``evaluate`` after the heuristic has played the round out for
+every seat (``play = 1``, ``playout``: each seat reading its own observation of
+the world).  With at most ``FULL_TRICKS`` tricks left the search always goes to
+the round's end (cheap and exact).
 
 Not done, and why: equivalent cards are not merged, because no two
 Schadenfreude cards are equivalent - each carries its own value into the score
@@ -40,19 +50,17 @@ piles (and its own cancelling partner), so even adjacent cards of one suit in on
 hand lead to different scores.  No transposition table: max-n vectors under a
 depth limit rarely recur within one search.
 
-pimc
-----
-``pimc_choose(r, st, worlds, depth, work, fw)``: the seat to move samples
-``worlds`` deals of the cards it has not seen that agree with everything it has
-seen (its hand, every card played, the number of cards each seat holds, the suits
-a seat showed it lacks by not following), searches each with every card open,
-and plays the legal card with the best mean utility for itself (the lowest card
-on ties).  Worlds: the unseen cards (other hands and the cards set aside) are
-dealt seat by seat, the most constrained seat first, each taking a uniform
-subset of the unseen cards it may hold; the rest are set aside.  The draws come
-from a stream derived from the game's stream and the decision (cards played, the
-seat's hand, trick and position), so the game's own stream is not advanced and
-a choice is reproducible by (seed, index).
+Worlds (for pimc.py)
+--------------------
+``sample_world``: the unseen cards (other hands and the cards set aside) are
+dealt again seat by seat, the most constrained seat first, each taking a uniform
+subset of the unseen cards it may hold (none of a suit it showed it lacks by not
+following; as many cards as it holds); the rest are set aside.  This is
+consistent with everything the seat saw, though not exactly uniform over the
+consistent deals when voids constrain several seats.  ``decision_stream``: the
+draws come from a stream derived from the game's stream and the decision (cards
+played, the seat's hand, trick and position), so the game's own stream is not
+advanced and a choice is reproducible by (seed, index).
 """
 import numpy as np
 from numba import njit
