@@ -191,6 +191,16 @@ def test_batch_with_pimc_is_chunk_independent():
     agg = GAME.aggregate(whole, rules)
     assert agg["search_decisions"] == whole["search_decisions"] > 0
     assert agg["search_decisions"] == sum(p["search_decisions"] for p in parts)
+    # one thread or two: the same games (each game has its own scratch space)
+    import numba
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        before = numba.get_num_threads()
+        try:
+            numba.set_num_threads(1)
+            one = GAME.run_chunk(rules, ids, 4, 0, 4)
+        finally:
+            numba.set_num_threads(before)
+        assert np.array_equal(one["games"]["scores"], whole["games"]["scores"])
     # a summary-only chunk with a searching player takes the same table path
     assert GAME.run_chunk(rules, ids, 4, 0, 4, summary_only=True)["search_decisions"] == \
         whole["search_decisions"]
