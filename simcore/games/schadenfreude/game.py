@@ -24,8 +24,8 @@ class Schadenfreude(Game):
         return rules["players"]
 
     def policy_help(self):
-        from .policies import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT,
-                               PIMC_WORLDS)
+        from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,
+                                  PIMC_PLAYOUT, PIMC_WORLDS)
         return ["random     a legal card at random",
                 "heuristic  a hand-written player: weighs each card's chance to take the "
                 "trick against what the points would do to its total (reads limit, pairs "

@@ -32,6 +32,8 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_POINTS, O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER,
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
+from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,  # noqa: F401
+                          PIMC_PLAYOUT, PIMC_WORLDS)
 from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
 
 POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
@@ -41,11 +43,6 @@ RANDOM, HEURISTIC, PIMC = 0, 1, 2
 PIMC_SHIFT = 3
 PIMC_DEPTH_SHIFT = 16
 PIMC_PLAYOUT_SHIFT = 24
-PIMC_WORLDS = 32                # default worlds per decision
-PIMC_MAX_WORLDS = 1024
-PIMC_DEPTH = 0                  # default tricks searched in each world before the leaf value
-PIMC_MAX_DEPTH = 12             # 12: every trick (to the round's end)
-PIMC_PLAYOUT = 1                # default leaf value: 1 the heuristic plays the round out
 
 _WILD_MASK = WILD_MASK
 
