@@ -35,7 +35,11 @@ def test_version(invoke):
 def test_rules_standard_exact(invoke):
     res = invoke("rules", "schadenfreude")
     assert res.exit_code == 0, res.output
-    assert res.stdout == RULES_STANDARD
+    from simcore.games.schadenfreude import GAME
+    policies = "".join(f"  {line}\n" for line in GAME.policy_help())
+    assert res.stdout == (RULES_STANDARD + "policies (--policy; parameters in the name, e.g. "
+                          "pimc:worlds=32):\n" + policies)
+    assert "pimc[:worlds=N,depth=D,playout=P]" in policies
 
 
 def _values(stdout):

@@ -28,7 +28,9 @@ from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSU
                      S_DECK, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
-from .policies import POLICIES, choose
+from .pimc import choose_search
+from .policies import PIMC_MAX_DEPTH, POLICIES, choose, parse_policy
+from .solver import new_work, solve_actions
 from .records import (action_to_item, check_start, describe, illegal_reason,
                       item_to_action, replay_record, result_of)
 from .rules import R_DECK, RULEBOOK, rules_array
@@ -50,6 +52,8 @@ class Engine(EngineBase):
         self.hand_size = rules["hand_size"]
         self.policies = POLICIES
         self._acts = np.empty(50, dtype=np.int64)
+        self._obs = np.empty(OBS_SIZE, dtype=np.int64)
+        self._work, self._fw = new_work()
 
     # ----- positions --------------------------------------------------------------
     def new(self, seed: int, index: int) -> np.ndarray:
@@ -184,15 +188,42 @@ class Engine(EngineBase):
             "bust": [p for p in range(n) if int(o[O_BUST]) >> p & 1],
         }
 
+    def check_policy(self, name: str) -> None:
+        """ValueError unless ``name`` is a policy (``pimc`` with its parameters too)."""
+        parse_policy(name)
+
     def choose(self, policy_name: str, st) -> int:
-        """The action policy ``policy_name`` takes for the seat to move; advances the
-        state's stream as that policy draws."""
-        if policy_name not in POLICIES:
-            raise RulesError(f"unknown policy '{policy_name}' for schadenfreude; policies: "
-                             + ", ".join(POLICIES))
+        """The action policy ``policy_name`` takes for the seat to move (``random``,
+        ``heuristic``, ``pimc[:worlds=N,depth=D]``); advances the state's stream as that
+        policy draws (``pimc`` draws from its own stream)."""
+        try:
+            pid = parse_policy(policy_name)
+        except ValueError as e:
+            raise RulesError(str(e)) from None
         if int(st[S_STATUS]) != PLAYING:
             raise ValueError("the round is over: nobody is to move")
-        return int(choose(self.r, st, POLICIES.index(policy_name)))
+        return int(choose_search(self.r, st, pid, self._obs, self._work, self._fw))
+
+    def open_values(self, st, depth: int = PIMC_MAX_DEPTH,
+                    playout: bool = False) -> dict[int, float]:
+        """For the seat to move, each legal card's open-card value for that seat: the
+        max-n search of solver.py with every card as in ``st``, in its unit (the seat's
+        utility, 0 to 1: 1 = it wins the game, otherwise its estimated share of the win
+        from the totals; docs/schadenfreude.md).  By default exact: searched to the
+        round's end (``depth`` 12), which is fast from about five tricks left and slow
+        before; a smaller ``depth`` searches that many tricks (the current one counts),
+        then evaluates the totals or, with ``playout``, lets the heuristic play the round
+        out first (as ``pimc:depth=D,playout=1`` values a world)."""
+        if int(st[S_STATUS]) != PLAYING:
+            raise ValueError("the round is over: nobody is to move")
+        if not (isinstance(depth, int) and 0 <= depth <= PIMC_MAX_DEPTH):
+            raise ValueError(f"depth {depth!r} is not allowed; allowed: 0 to "
+                             f"{PIMC_MAX_DEPTH} tricks ({PIMC_MAX_DEPTH}: to the round's end)")
+        acts = np.empty(50, dtype=np.int64)
+        vals = np.empty(50, dtype=np.float64)
+        k = solve_actions(self.r, st, depth, int(bool(playout)), self._work, self._fw, acts,
+                          vals)
+        return {int(acts[i]): float(vals[i]) for i in range(k)}
 
     # ----- records ------------------------------------------------------------------------
     def action_to_record(self, st, action: int) -> list:

@@ -21,4 +21,8 @@ def contract(rules) -> GameContract:
         wins_column="wins",
         advantages=(Advantage("first_leader_win_rate", "first_leader_advantage"),),
         metric_sections=("game",), count_metrics=("games",), mean_metrics=("mean_rounds",),
+        # pimc (flat Monte Carlo over sampled worlds with heuristic playouts) wins about
+        # a third of four-player games against three heuristic seats
+        # (benchmarks/bench_pimc_schadenfreude.py; docs/schadenfreude.md)
+        strongest_policy="pimc",
         tables={"games": games_columns})

@@ -66,7 +66,9 @@ S_PILE = S_HAND + MAX_SEATS       # + p: seat p's score pile (card mask, after c
 S_POINTS = S_PILE + MAX_SEATS     # + p: seat p's round points
 S_SCORE = S_POINTS + MAX_SEATS    # + p: cumulative score (before the round until scored)
 S_DECK = S_SCORE + MAX_SEATS      # + k: the round's deck order (hands, then set aside)
-STATE_SIZE = S_DECK + 50
+S_VOID = S_DECK + 50              # + p: suits seat p showed it lacks this round (card mask
+#                                   of those suits: it did not follow a numbered lead)
+STATE_SIZE = S_VOID + MAX_SEATS
 
 PLAYING, ROUND_OVER, GAME_OVER = 0, 1, 2
 
@@ -288,6 +290,7 @@ def _reset_round(r, st, leader):
         st[S_PILE + p] = 0
         st[S_POINTS + p] = 0
         st[S_TRICK + p] = -1
+        st[S_VOID + p] = 0
     st[S_LEADER] = leader
     st[S_TRICK_LEADER] = leader
     st[S_TO_MOVE] = leader
@@ -439,6 +442,8 @@ def apply_action(r, st, a):
     follow = np.uint64(st[S_FOLLOW]) | (is_follow << rk)
     st[S_FOLLOW] = np.int64(follow)
     st[S_OFFSUIT] = np.int64(np.uint64(st[S_OFFSUIT]) | (bit & (is_follow - U1)))
+    # not following a lead suit shows the seat has none of it (public knowledge)
+    st[S_VOID + p] = np.int64(np.uint64(st[S_VOID + p]) | (lead & (is_follow - U1)))
     st[S_RANK_POS] = np.int64(np.uint64(st[S_RANK_POS])
                               | ((np.uint64(pos) << (_S3 * rk)) & (U0 - is_follow)))
     pos += 1

@@ -6,7 +6,7 @@ from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .play import (A_ALL_BUST, A_FIRST_LEADER_WINS, A_NO_WINNER, A_ROUNDS, A_ROUNDS_SQ,
                    A_UNFINISHED, A_WINS, AGG_BLOCK, agg_width, parallel, play_aggregate,
-                   play_aggregate_serial, play_batch, play_batch_serial)
+                   play_aggregate_serial, play_batch, play_batch_search, play_batch_serial)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
@@ -18,12 +18,56 @@ class Schadenfreude(Game):
     rulebook = RULEBOOK
     policies = POLICIES
     description = "3-5 players; the second-highest follower wins; bust above the limit"
+    search_policies = ("pimc:worlds=2", "pimc:worlds=2,depth=1,playout=0")
 
     def seats(self, rules):
         return rules["players"]
 
-    def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
+    def policy_help(self):
+        from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,
+                                  PIMC_PLAYOUT, PIMC_WORLDS)
+        return ["random     a legal card at random",
+                "heuristic  a hand-written player: weighs each card's chance to take the "
+                "trick against what the points would do to its total (reads limit, pairs "
+                "and all_bust)",
+                f"pimc[:worlds=N,depth=D,playout=P]  samples N worlds of the unseen cards "
+                f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
+                f"saw; values each card in each world with all cards open: max-n search D "
+                f"tricks deep (default {PIMC_DEPTH}: the card alone; {PIMC_MAX_DEPTH}: to "
+                f"the round's end), then P=1 the heuristic plays the round out (default "
+                f"{PIMC_PLAYOUT}) or P=0 the totals are evaluated; plays the best mean"]
+
+    def policy_ids(self, names, rules):
+        """Resolve a policy list: one name for every seat or one per seat; ``pimc`` takes
+        its parameters in the name (``pimc:worlds=16,depth=2``; a list split at its
+        commas is joined back) and is named canonically (``pimc:worlds=8,depth=1``)."""
+        from ...errors import RulesError
+        from .policies import parse_policy, policy_name
+        names = [s.strip() for s in names] if names else ["random"]
+        joined = []
+        for s in names:
+            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in (
+                    "worlds", "depth", "playout"):
+                joined[-1] += ("," if ":" in joined[-1] else ":") + s
+            else:
+                joined.append(s)
         n = self.seats(rules)
+        if len(joined) == 1:
+            joined = joined * n
+        if len(joined) != n:
+            raise RulesError(f"--policy lists {len(joined)} players but {self.name} with these "
+                             f"rules has {n} seats; give one name or {n} comma-separated names")
+        try:
+            ids = [parse_policy(s) for s in joined]
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+
+    def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
+        from .policies import uses_search
+        n = self.seats(rules)
+        if uses_search(policy_ids):        # searching players play on the table path
+            return self._search_chunk(rules, policy_ids, seed, start, count)
         if summary_only:
             return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
                                                           count)}
@@ -41,6 +85,27 @@ class Schadenfreude(Game):
                cols["unfinished"], cols["first_leader"])
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
+
+    def _search_chunk(self, rules, policy_ids, seed, start, count):
+        """``run_chunk``'s games table played with searching players, and how many
+        decisions they took (``search_decisions``)."""
+        n = self.seats(rules)
+        cols = {
+            "rounds": np.zeros(count, np.int32),
+            "scores": np.zeros((count, n), np.int32),
+            "winner": np.zeros(count, np.int8),
+            "bust": np.zeros(count, np.uint8),
+            "unfinished": np.zeros(count, np.bool_),
+            "first_leader": np.zeros(count, np.int8),
+        }
+        decisions = np.zeros(count, np.int64)
+        # one game is slow enough to be worth a thread of its own (and the run's warm-up
+        # call of one game compiles this same kernel)
+        play_batch_search(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start, count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
+               cols["unfinished"], cols["first_leader"], decisions)
+        cols["index"] = np.arange(start, start + count, dtype=np.int64)
+        return {"games": cols, "search_decisions": int(decisions.sum())}
 
     def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
         """``aggregate`` of the chunk's games table, summed inside the kernel without
@@ -78,7 +143,7 @@ class Schadenfreude(Game):
         bust = (c["bust"][:, None].astype(np.int64) >> seats) & 1
         scores = c["scores"].astype(np.float64)
         rounds = c["rounds"].astype(np.float64)
-        return {
+        out = {
             "games": len(winner),
             "rounds": rounds.sum(),
             "rounds_sq": (rounds * rounds).sum(),
@@ -91,6 +156,9 @@ class Schadenfreude(Game):
             "all_bust": int((bust.sum(axis=1) == n).sum()),
             "first_leader_wins": int((winner == c["first_leader"]).sum()),
         }
+        if "search_decisions" in chunk:
+            out["search_decisions"] = int(chunk["search_decisions"])
+        return out
 
     def summarize(self, agg, rules, policies):
         games = int(agg["games"])

@@ -14,8 +14,10 @@ from .engine import (OBS_SIZE, S_BUST, S_FIRST_LEADER, S_HAND, S_LEADER, S_PILE,
                      S_POINTS, S_ROUND, S_SCORE, S_STATUS, S_TO_MOVE, S_UNFINISHED,
                      S_WINNER, STATE_SIZE, PLAYING, apply_action, game_over, init_game,
                      next_deal)
-from .policies import choose_into
+from .pimc import choose_search
+from .policies import PIMC, choose_into
 from .rules import R_PLAYERS
+from .solver import F_COLS, F_ROWS, W_COLS, WORK_ROWS
 
 PARALLEL_MIN = 64  # fewer games than this run on the calling thread
 
@@ -74,6 +76,74 @@ def play_batch_serial(r, policies, seed, start, count, rounds, scores, winner, b
                   first_leader, st, obs)
 
 
+@njit(cache=True, inline="always")
+def searching(policies):
+    """Whether any seat's policy searches (``pimc``)."""
+    for p in range(len(policies)):
+        if policies[p] & 7 == PIMC:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _scratch(policies):
+    """The search scratch space (int rows, float rows); one row each when nobody searches."""
+    if searching(policies):
+        return (np.zeros((WORK_ROWS, W_COLS), dtype=np.int64),
+                np.zeros((F_ROWS, F_COLS), dtype=np.float64))
+    return np.zeros((1, W_COLS), dtype=np.int64), np.zeros((1, F_COLS), dtype=np.float64)
+
+
+@njit(cache=True, inline="always")
+def _search_game(r, policies, seed, index, g, rounds, scores, winner, bust, unfinished,
+                 first_leader, decisions, st, obs, work, fw):
+    """``_game_row`` with searching players; ``decisions[g]``: how many decisions they
+    took (a seat with one legal card counts too: it is asked)."""
+    init_game(r, st, seed, index)
+    k = 0
+    while True:
+        while st[S_STATUS] == PLAYING:
+            pid = policies[st[S_TO_MOVE]]
+            if pid & 7 == PIMC:
+                k += 1
+            apply_action(r, st, choose_search(r, st, pid, obs, work, fw))
+        if game_over(st):
+            break
+        next_deal(r, st)
+    rounds[g] = st[S_ROUND]
+    for p in range(r[R_PLAYERS]):
+        scores[g, p] = st[S_SCORE + p]
+    winner[g] = st[S_WINNER]
+    bust[g] = st[S_BUST]
+    unfinished[g] = st[S_UNFINISHED] != 0
+    first_leader[g] = st[S_FIRST_LEADER]
+    decisions[g] = k
+
+
+@njit(cache=True, parallel=True)
+def play_batch_search(r, policies, seed, start, count, rounds, scores, winner, bust,
+                      unfinished, first_leader, decisions):
+    """``play_batch`` with searching players (one game a task; its own scratch space)."""
+    for g in prange(count):
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        obs = np.empty(OBS_SIZE, dtype=np.int64)
+        work, fw = _scratch(policies)
+        _search_game(r, policies, seed, start + g, g, rounds, scores, winner, bust,
+                     unfinished, first_leader, decisions, st, obs, work, fw)
+
+
+@njit(cache=True)
+def play_batch_search_serial(r, policies, seed, start, count, rounds, scores, winner, bust,
+                             unfinished, first_leader, decisions):
+    """``play_batch_search`` on the calling thread."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    work, fw = _scratch(policies)
+    for g in range(count):
+        _search_game(r, policies, seed, start + g, g, rounds, scores, winner, bust,
+                     unfinished, first_leader, decisions, st, obs, work, fw)
+
+
 # per-round log row: leader, the hands and the aside cards at the start,
 # then after the round the piles, points and scores (per seat, MAX_SEATS wide)
 L_LEADER = 0
@@ -86,8 +156,9 @@ LOG_WIDTH = L_SCORES + 5
 
 
 @njit(cache=True, inline="always")
-def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs):
-    """Play game ``index`` logging its rounds from row ``row`` on."""
+def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs, work, fw):
+    """Play game ``index`` logging its rounds from row ``row`` on (``work, fw``: the
+    scratch space of searching players)."""
     n = r[R_PLAYERS]
     init_game(r, st, seed, index)
     while True:
@@ -100,7 +171,7 @@ def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs
         k = 0
         while st[S_STATUS] == PLAYING:
             p = st[S_TO_MOVE]
-            a = choose_into(r, st, policies[p], obs)
+            a = choose_search(r, st, policies[p], obs, work, fw)
             seats[row, k] = p
             cards[row, k] = a
             k += 1
@@ -124,8 +195,9 @@ def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, dec
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         obs = np.empty(OBS_SIZE, dtype=np.int64)
+        work, fw = _scratch(policies)
         _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
-                     obs)
+                     obs, work, fw)
 
 
 @njit(cache=True)
@@ -133,9 +205,10 @@ def play_logged_serial(r, policies, seed, start, count, offsets, log, seats, car
     """``play_logged`` on the calling thread."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     obs = np.empty(OBS_SIZE, dtype=np.int64)
+    work, fw = _scratch(policies)
     for g in range(count):
         _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
-                     obs)
+                     obs, work, fw)
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one accumulator

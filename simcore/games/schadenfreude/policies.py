@@ -14,7 +14,12 @@ score adds up:
   likely win a later trick (top cards of a suit and the wild 10 are kept as
   escapes).
 
-Both are functions of what their seat can see: ``random`` reads the seat's
+``pimc[:worlds=N,depth=D,playout=P]``: samples N worlds of the unseen cards
+consistent with what it saw, values each card in each world with all cards open
+(max-n search D tricks deep, or with ``playout=1`` the heuristic playing the round
+out for every seat) and plays the best mean (solver.py, pimc.py).
+
+All are functions of what their seat can see: ``random`` reads the seat's
 legal cards (its own hand and the lead suit) and draws from the game's
 stream; ``heuristic`` reads only the seat's observation (engine.observe).
 """
@@ -27,10 +32,17 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_POINTS, O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER,
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
-from .rules import R_CANCEL, R_DECK, R_HAND, R_LIMIT
+from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,  # noqa: F401
+                          PIMC_PLAYOUT, PIMC_WORLDS)
+from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
 
-POLICIES = ("random", "heuristic")
-RANDOM, HEURISTIC = 0, 1
+POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
+RANDOM, HEURISTIC, PIMC = 0, 1, 2
+# a pimc id carries its parameters: PIMC + 8 * worlds + 2**16 * depth + 2**24 * playout
+# (the other ids are below 8)
+PIMC_SHIFT = 3
+PIMC_DEPTH_SHIFT = 16
+PIMC_PLAYOUT_SHIFT = 24
 
 _WILD_MASK = WILD_MASK
 
@@ -127,16 +139,22 @@ def win_utility(delta, room, tricks_left, leading, ending):
 
 
 @njit(cache=True)
-def gift_utility(gain, receiver_total, my_total, best_other, limit):
+def gift_utility(gain, receiver_total, my_total, best_other, limit, all_bust_highest):
     """What it is worth to me that another player collects ``gain`` points.
 
     Pushing a player over the limit ends the game with them out (good while I
-    am safe); feeding the strongest rival is bad; feeding a weak one is mild.
+    am safe; when I am over the limit myself, good only with ``all_bust =
+    highest`` and if I stay above them: everybody bust, the highest wins);
+    feeding the strongest rival is bad; feeding a weak one is mild.
     """
     if receiver_total > limit:
         return 0.0
     if receiver_total + gain > limit:
-        return PUSH_BONUS if my_total <= limit else 0.0
+        if my_total <= limit:
+            return PUSH_BONUS
+        if all_bust_highest and my_total > receiver_total + gain:
+            return PUSH_BONUS
+        return 0.0
     if receiver_total >= my_total or receiver_total >= best_other:
         return -FEED_RIVAL * gain
     return -FEED_OTHER * gain
@@ -254,7 +272,8 @@ def heuristic_action(r, o):
                 g += _trick_gain(taken, pr, cancel)
                 weight = 1.0 if others == 0 else UNCERTAIN
                 score += (1.0 - p_win) * weight * gift_utility(
-                    g, o[O_SCORE + w] + o[O_POINTS + w], my_total, best_other, limit)
+                    g, o[O_SCORE + w] + o[O_POINTS + w], my_total, best_other, limit,
+                    r[R_ALL_BUST_HIGHEST] != 0)
         # near the limit, get rid of cards that would likely win a later trick
         # while it is safe to; the top cards of a suit and the 10 are escapes
         if closeness > 0.0:
@@ -299,3 +318,47 @@ def choose(r, st, pid):
     """``choose_into`` with its own scratch (for callers outside a loop)."""
     obs = np.empty(OBS_SIZE, dtype=np.int64)
     return choose_into(r, st, pid, obs)
+
+
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D,playout=P (any of them; N from 1 "
+              f"to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched by max-n, 0 "
+              f"to {PIMC_MAX_DEPTH}, {PIMC_MAX_DEPTH} = to the round's end, default "
+              f"{PIMC_DEPTH}; P 1 = the heuristic plays the round out after the search, 0 = "
+              f"evaluate the totals there, default {PIMC_PLAYOUT})")
+
+
+def parse_policy(name: str) -> int:
+    """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
+    ``pimc:worlds=N,depth=D`` (parameters separated by ``,`` or ``;``, either may be
+    left out); ValueError naming what is allowed."""
+    if name in POLICIES:
+        return POLICIES.index(name)
+    if name == "pimc" or name.startswith("pimc:"):
+        params = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
+        bounds = {"worlds": (1, PIMC_MAX_WORLDS), "depth": (0, PIMC_MAX_DEPTH),
+                  "playout": (0, 1)}
+        for part in filter(None, name[5:].replace(";", ",").split(",")):
+            key, _, val = part.partition("=")
+            if key not in bounds or not val.isdigit() \
+                    or not bounds[key][0] <= int(val) <= bounds[key][1]:
+                raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
+            params[key] = int(val)
+        return (PIMC + (params["worlds"] << PIMC_SHIFT) + (params["depth"] << PIMC_DEPTH_SHIFT)
+                + (params["playout"] << PIMC_PLAYOUT_SHIFT))
+    raise ValueError(f"unknown policy '{name}' for schadenfreude; policies: random, heuristic, "
+                     f"pimc[:worlds=N,depth=D,playout=P] (default worlds={PIMC_WORLDS}, "
+                     f"depth={PIMC_DEPTH}, playout={PIMC_PLAYOUT})")
+
+
+def policy_name(pid: int) -> str:
+    """The canonical name of a kernel id (``pimc:worlds=N,depth=D`` for pimc)."""
+    pid = int(pid)
+    if pid & 7 == PIMC:
+        return (f"pimc:worlds={(pid >> PIMC_SHIFT) & 0x1FFF},"
+                f"depth={(pid >> PIMC_DEPTH_SHIFT) & 0xFF},playout={pid >> PIMC_PLAYOUT_SHIFT}")
+    return POLICIES[pid]
+
+
+def uses_search(pids) -> bool:
+    """Whether any of the kernel ids searches (needs the solver's scratch space)."""
+    return any(int(p) & 7 == PIMC for p in pids)

@@ -25,7 +25,9 @@ from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_T
                      S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
                      init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
-                   parallel, play_batch, play_batch_serial, play_logged, play_logged_serial)
+                   parallel, play_batch, play_batch_search, play_batch_search_serial,
+                   play_batch_serial, play_logged, play_logged_serial)
+from .policies import uses_search
 from .rules import RULEBOOK, rules_array
 
 # ----- actions <-> record items -------------------------------------------------------
@@ -278,9 +280,15 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     bust = np.zeros(count, dtype=np.uint8)
     unfinished = np.zeros(count, dtype=np.bool_)
     par = parallel(count)
-    (play_batch if par else play_batch_serial)(
-        r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
-        winner, bust, unfinished, np.zeros(count, dtype=np.int8))
+    if uses_search(ids):    # searching players: one game a thread, with the decisions
+        (play_batch_search if par else play_batch_search_serial)(
+            r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
+            winner, bust, unfinished, np.zeros(count, dtype=np.int8),
+            np.zeros(count, dtype=np.int64))
+    else:
+        (play_batch if par else play_batch_serial)(
+            r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
+            winner, bust, unfinished, np.zeros(count, dtype=np.int8))
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(rounds, out=offsets[1:])
     total = int(offsets[-1])
