@@ -161,7 +161,11 @@ def plot_compare(result, path) -> Path:
     a2.set_yticklabels([n + (" (pp)" if s == 100 else "") for n, s in zip(g["metric"], scale_g)],
                        fontsize=7)
     a2.invert_yaxis()
-    a2.set_title("game-level figures: B - A (95% intervals, conservative)", fontsize=9)
+    kinds = set(g["interval"]) if "interval" in g and len(g) else set()
+    a2.set_title("game-level figures: B - A (95% intervals, "
+                 + ("paired" if kinds == {"paired"} else
+                    "conservative, unpaired" if "paired" not in kinds else
+                    "paired; unpaired ones conservative") + ")", fontsize=9)
     fig.suptitle(f"{result.game}: B - A")
     fig.tight_layout()
     return _save(fig, path)

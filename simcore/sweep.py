@@ -476,26 +476,75 @@ def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
     return float(ci.low), float(ci.high), float(res.pvalue)
 
 
-def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFrame:
+def paired_ratio(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray
+                 ) -> tuple[float, float, float, float, float]:
+    """(a, b, low, high, p-value) of a game-level figure under A and B, paired game
+    by game: the figure is a ratio ``sum(numerator) / sum(denominator)`` of per-game
+    values (a per-game mean has denominator 1; a rate among some deals counts them).
+
+    The difference B - A is linearized (the delta method for a ratio of means): game
+    i contributes ``(nb_i - b * db_i) / mean(db) - (na_i - a * da_i) / mean(da)``,
+    and the 95% interval and p-value are Student's t on those n values (n - 1
+    degrees of freedom).  With denominator 1 this is exactly the paired t test
+    (``scipy.stats.ttest_rel``).  When every game contributes the same, the
+    interval is the difference itself and the p-value the exact sign test's, as
+    in :func:`paired_test`.  Interval and p-value are NaN below
+    MIN_PAIRED_GAMES games or where a side's denominator sums to 0 (the figure
+    does not exist there: no deal of that kind was played)."""
+    n = len(na)
+    sa, sb = float(np.sum(da)), float(np.sum(db))
+    a = float(np.sum(na)) / sa if sa > 0 else math.nan
+    b = float(np.sum(nb)) / sb if sb > 0 else math.nan
+    if n < MIN_PAIRED_GAMES or math.isnan(a) or math.isnan(b):
+        return a, b, math.nan, math.nan, math.nan
+    diff = b - a
+    z = (nb - b * db) / (sb / n) - (na - a * da) / (sa / n)
+    se = float(z.std(ddof=1)) / math.sqrt(n)
+    if se <= 1e-12 * max(1.0, abs(diff)):
+        pvalue = 1.0 if diff == 0 else float(_st.binomtest(n, n).pvalue)
+        return a, b, diff, diff, pvalue
+    t = float(_st.t.ppf(0.975, n - 1))
+    pvalue = float(2 * _st.t.sf(abs(diff) / se, n - 1))
+    return a, b, diff - t * se, diff + t * se, pvalue
+
+
+#: how a game-level interval was made (the ``interval`` column of compare_game.csv)
+PAIRED = "paired"
+UNPAIRED = "unpaired, conservative"
+
+
+def game_differences(game: str, run_a: RunResult, run_b: RunResult,
+                     figures_a: dict | None = None, figures_b: dict | None = None
+                     ) -> pd.DataFrame:
     """Every game-level figure of A and B (the game's metric sections: rounds,
     games without a winner, contract shares, Schneider and Schwarz, deal endings)
-    with the difference B - A and a 95% interval of it.
+    with the difference B - A, its 95% interval and p-value.
 
-    The interval combines A's and B's own intervals as if the runs were
-    independent (half-width sqrt(ha^2 + hb^2)). Both sides play the same deals,
-    which makes their figures move together, so the true interval of the
-    difference is narrower: this one is conservative (it can miss a real
-    difference, never invent one). Rates' differences are in percentage points
-    (``diff_pp``). A figure only one side has is given with an empty difference;
-    below MIN_PAIRED_GAMES games there is no interval nor verdict, as for the
-    paired tests.
+    Where both runs kept their tables, every figure the contract's
+    ``game_reader`` reads is paired game by game (by match in Schnapsen) with
+    :func:`paired_ratio` (``interval`` = "paired"); ``figures_a``/``figures_b``
+    give those per-game values ready-made (a rotated comparison sums them over
+    its rotations).  A figure that cannot be paired (a summary-only run keeps no
+    tables) combines A's and B's own intervals as if independent (half-width
+    sqrt(ha^2 + hb^2), ``interval`` = "unpaired, conservative", no p-value):
+    both sides play the same deals, so their figures move together and that
+    interval is wider than the paired one.  Rates' differences are also given in
+    percentage points (``diff_pp``). A figure only one side has is given with an
+    empty difference; below MIN_PAIRED_GAMES games there is no interval nor
+    verdict, as for the paired tests.
     """
     g = get_game(game)
     fa = g.game_metrics(run_a.summary, run_a.rules)
     fb = g.game_metrics(run_b.summary, run_b.rules)
+    if figures_a is None and run_a.tables:
+        figures_a = run_a.contract.game_figures(run_a.tables)
+    if figures_b is None and run_b.tables:
+        figures_b = run_b.contract.game_figures(run_b.tables)
+    figures_a, figures_b = figures_a or {}, figures_b or {}
     counts = set(run_a.contract.count_metrics) | set(run_b.contract.count_metrics)
     means = set(run_a.contract.mean_metrics) | set(run_b.contract.mean_metrics)
     names = list(fa["metric"]) + [m for m in fb["metric"] if m not in set(fa["metric"])]
+    few = min(run_a.games, run_b.games) < MIN_PAIRED_GAMES
     rows = []
     for name in names:
         if name in counts:
@@ -503,18 +552,33 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFr
         ra, rb = fa[fa["metric"] == name], fb[fb["metric"] == name]
         va = float(ra.iloc[0]["value"]) if len(ra) else math.nan
         vb = float(rb.iloc[0]["value"]) if len(rb) else math.nan
-        ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) else math.nan
-        hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) else math.nan
-        diff = vb - va
-        half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
-        if min(run_a.games, run_b.games) < MIN_PAIRED_GAMES:   # as for the paired tests
-            half = math.nan
+        pvalue = math.nan
+        if name in figures_a and name in figures_b \
+                and len(figures_a[name][0]) == len(figures_b[name][0]):
+            kind = PAIRED
+            va, vb, low, high, pvalue = paired_ratio(*figures_a[name], *figures_b[name])
+            diff = vb - va
+        else:
+            kind = UNPAIRED
+            ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) \
+                else math.nan
+            hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) \
+                else math.nan
+            diff = vb - va
+            half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
+            if few:                                     # as for the paired tests
+                half = math.nan
+            low, high = diff - half, diff + half
         rate = name not in means
+        known = not (math.isnan(low) or math.isnan(diff))
+        if kind == PAIRED:
+            significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
+        else:
+            significant = bool(low > 0 or high < 0) if known else None
         rows.append({"metric": name, "a": va, "b": vb, "diff": diff,
-                     "low": diff - half, "high": diff + half,
+                     "low": low, "high": high,
                      "diff_pp": 100 * diff if rate else math.nan,
-                     "significant": None if math.isnan(half) or math.isnan(diff)
-                     else bool(diff - half > 0 or diff + half < 0)})
+                     "p_value": pvalue, "significant": significant, "interval": kind})
     return pd.DataFrame(rows)
 
 
@@ -568,6 +632,23 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
                          game_differences(game, run_a, run_b))
 
 
+def game_level_note(table: pd.DataFrame) -> str:
+    """What the game-level intervals of a comparison are (paired or not, and why)."""
+    text = ("B - A of every game-level figure; `diff_pp` is the difference of a rate in "
+            "percentage points.")
+    kinds = set(table["interval"]) if len(table) else set()
+    if PAIRED in kinds:
+        text += (" Paired figures (`interval` = paired) are compared game by game on the "
+                 "same deals (Student's t on the per-game differences; a rate among some "
+                 "deals, e.g. a contract's win rate, by the delta method for a ratio).")
+    if UNPAIRED in kinds:
+        text += (" Unpaired figures (`interval` = unpaired, conservative) have no per-game "
+                 "values (a summary-only run keeps no tables): their interval combines A's "
+                 "and B's own intervals as if independent, and has no p-value; both sides "
+                 "play the same deals, so it is wider than a paired interval would be.")
+    return text
+
+
 def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
     """Write a comparison's folder: compare.csv (per seat and measure, paired),
     compare_game.csv (game-level figures), compare.json (rules, policies, seed,
@@ -609,9 +690,6 @@ def _compare_report(result: CompareResult, command: str, png: Path) -> str:
         lines += [result.note, ""]
     lines += [markdown_table(result.table), "", f"![paired differences]({png.name})", "",
               "## Game level", "",
-              "B - A of every game-level figure; `diff_pp` is the difference of a rate in "
-              "percentage points. The interval combines A's and B's own intervals as if "
-              "they were independent; both sides play the same deals, so it is "
-              "conservative (wider than the paired interval would be).", "",
+              game_level_note(result.game_table), "",
               markdown_table(result.game_table), ""]
     return "\n".join(lines)
