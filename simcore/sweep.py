@@ -445,6 +445,11 @@ class CompareResult:
     note: str = ""
     #: game-level figures of A and B and their difference (see :func:`game_differences`)
     game_table: pd.DataFrame | None = None
+    #: a rotated comparison's rotations (see ``compare(..., rotate=True)``) and each
+    #: side's run per rotation (``run_a``/``run_b`` are the first); empty otherwise
+    shifts: list[int] = field(default_factory=list)
+    runs_a: list[RunResult] = field(default_factory=list)
+    runs_b: list[RunResult] = field(default_factory=list)
 
 
 #: fewest games for a paired test: the t test treats the mean per-game difference as
@@ -584,7 +589,8 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
 
 def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=UNSET,
             seed=UNSET, *, settings: RunSettings | None = None, progress=None,
-            policies_a=None, policies_b=None, **options) -> CompareResult:
+            policies_a=None, policies_b=None, rotate: bool = False,
+            **options) -> CompareResult:
     """Play both rule sets on the same seeds; paired differences (B - A) per seat.
 
     How each side is played is a ``RunSettings`` (``settings``, or its fields as
@@ -594,6 +600,13 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     test (``scipy.stats.ttest_rel``, see :func:`paired_test`); ``significant``
     means p < 0.05.  With fewer than MIN_PAIRED_GAMES games there is no test:
     interval and p-value are NaN, ``significant`` is None, and ``note`` says why.
+
+    ``rotate``: play each side once per rotation of its policy list (every
+    policy at every seat, on the same deals; see ``simcore.rotation``) and
+    report per list position instead of per seat: positions holding the same
+    pair of policies (A's, B's) are pooled, each deal's mean over its rotations
+    and positions is one observation, and B - A is paired deal by deal.  The
+    game-level figures are then summed over the rotations before pairing.
     """
     from .bits import seed_from_entropy
     g = get_game(game)
@@ -603,6 +616,13 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     s = settings_from(settings, games=games, seed=seed, **options)
     s = s.replace(seed=seed_from_entropy() if s.seed is None else s.seed, summary_only=False)
     games = s.games
+    note = "" if games >= MIN_PAIRED_GAMES else (
+        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
+        f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
+        f"trustworthy); the figures are the observed means only")
+    if rotate:
+        return _compare_rotated(game, rules_a, rules_b, policies_a or policies,
+                                policies_b or policies, s, progress, note)
 
     def step(offset):
         return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
@@ -624,12 +644,55 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
                          "diff": float((xb - xa).mean()), "low": low, "high": high,
                          "p_value": pvalue,
                          "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
-    note = "" if games >= MIN_PAIRED_GAMES else (
-        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
-        f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
-        f"trustworthy); the figures are the observed means only")
     return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note,
                          game_differences(game, run_a, run_b))
+
+
+def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress,
+                     note) -> CompareResult:
+    """``compare(..., rotate=True)``: both sides under every rotation (see compare)."""
+    from .cluster import open_executor
+    from .rotation import group_per_game, play_rotations, policy_groups, rotations
+    g = get_game(game)
+    pa, _ = g.policy_ids(policies_a, rules_a)
+    pb, _ = g.policy_ids(policies_b, rules_b)
+    shifts = rotations(pa, pb)
+    total = 2 * s.games * len(shifts)
+    with open_executor(s, None) as ex:
+        runs_a = play_rotations(game, rules_a, pa, shifts, s, progress=progress, executor=ex,
+                                total=total)
+        runs_b = play_rotations(game, rules_b, pb, shifts, s, progress=progress, executor=ex,
+                                offset=s.games * len(shifts), total=total)
+    contract = runs_a[0].contract
+    rows = []
+    groups = policy_groups(list(zip(pa, pb)))
+    for m in contract.measures:
+        if m.per_game is None:
+            continue
+        for (qa, qb), pos in groups.items():
+            xa = group_per_game(runs_a, shifts, pos)[m.name]
+            xb = group_per_game(runs_b, shifts, pos)[m.name]
+            low, high, pvalue = paired_test(xa, xb)
+            rows.append({"measure": m.name, "positions": ",".join(map(str, pos)),
+                         "policy_a": qa, "policy_b": qb,
+                         "a": float(xa.mean()), "b": float(xb.mean()),
+                         "diff": float((xb - xa).mean()), "low": low, "high": high,
+                         "p_value": pvalue,
+                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
+
+    def summed(runs):
+        total_figs: dict = {}
+        for run in runs:
+            for name, (num, den) in run.contract.game_figures(run.tables).items():
+                if name in total_figs:
+                    total_figs[name] = (total_figs[name][0] + num, total_figs[name][1] + den)
+                else:
+                    total_figs[name] = (num.copy(), den.copy())
+        return total_figs
+
+    game_table = game_differences(game, runs_a[0], runs_b[0], summed(runs_a), summed(runs_b))
+    return CompareResult(game, rules_a, rules_b, runs_a[0], runs_b[0], pd.DataFrame(rows),
+                         note, game_table, shifts, runs_a, runs_b)
 
 
 def game_level_note(table: pd.DataFrame) -> str:
@@ -665,7 +728,11 @@ def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
                 "a": {"rules": result.rules_a.to_dict(),
                       "rules_canonical": result.rules_a.canonical(), "policies": ra.policies},
                 "b": {"rules": result.rules_b.to_dict(),
-                      "rules_canonical": result.rules_b.canonical(), "policies": rb.policies}},
+                      "rules_canonical": result.rules_b.canonical(), "policies": rb.policies},
+                "rotate": bool(result.shifts),
+                "rotations": [{"shift": r, "policies_a": x.policies, "policies_b": y.policies}
+                              for r, x, y in zip(result.shifts, result.runs_a,
+                                                 result.runs_b)]},
                out / "compare.json")
     png = plot_compare(result, out / "compare.png")
     write_text(_compare_report(result, command, png), out / "report.md")
@@ -682,10 +749,20 @@ def _compare_report(result: CompareResult, command: str, png: Path) -> str:
              "(common random numbers).", ""]
     if command:
         lines += ["```", command, "```", ""]
-    lines += ["## Per seat (paired)", "",
-              "Each seat's per-game results under A and B are paired game by game; the "
-              "interval and p-value are scipy's paired t test (`ttest_rel`). Rates are "
-              "shares (0.01 = 1 pp).", ""]
+    if result.shifts:
+        lines += ["## Per policy, seats rotated (paired)", "",
+                  f"Each side was played once per rotation of its policy list "
+                  f"({len(result.shifts)} rotations, shifts "
+                  f"{', '.join(map(str, result.shifts))}) on the same deals, so every policy "
+                  "played every seat. A row pools the list positions (`positions`) holding "
+                  "the same pair of policies; each deal's mean over its rotations and "
+                  "positions is one observation, paired between A and B deal by deal "
+                  "(scipy's `ttest_rel`). Rates are shares (0.01 = 1 pp).", ""]
+    else:
+        lines += ["## Per seat (paired)", "",
+                  "Each seat's per-game results under A and B are paired game by game; the "
+                  "interval and p-value are scipy's paired t test (`ttest_rel`). Rates are "
+                  "shares (0.01 = 1 pp).", ""]
     if result.note:
         lines += [result.note, ""]
     lines += [markdown_table(result.table), "", f"![paired differences]({png.name})", "",
