@@ -199,10 +199,16 @@ def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
     runs = []
     opened = contextlib.nullcontext(executor) if executor is not None \
         else open_executor(settings, client)
+    played: dict[tuple, RunResult] = {}
     with opened as ex:
         for k, r in enumerate(shifts):
             pols = rotate(policies, r)
             done = offset + k * settings.games
+            if tuple(pols) in played:       # the same list again (one side of a compare):
+                runs.append(played[tuple(pols)])    # the same games, played once
+                if progress:
+                    progress(done + settings.games, total)
+                continue
 
             def step(d, _t, done=done):
                 if progress:
@@ -214,6 +220,7 @@ def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
                             summary_only=settings.summary_only)
             runs.append(simulate(game, rules, pols, settings=settings, progress=step,
                                  out=folder, executor=ex))
+            played[tuple(pols)] = runs[-1]
     return runs
 
 
