@@ -492,8 +492,12 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 
     For each seat: the win rate and the mean final score under A and B, their
     paired difference with its 95% interval and p-value (scipy's paired t
-    test), and whether it is significant (p < 0.05).  Below 30 games the
-    figures are printed without a test, and a line says why.
+    test), and whether it is significant (p < 0.05).  Every game-level figure
+    (rounds, no-winner rate, contract shares, deal endings, ...) is paired game
+    by game too.  Below 30 games the figures are printed without a test, and a
+    line says why.  With --rotate each side is played once per rotation of its
+    policy list (every policy at every seat, same deals) and the rows are per
+    policy instead of per seat (docs/sweeps.md).
 
     \b
     Example:

@@ -516,6 +516,8 @@ def paired_ratio(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray
 #: how a game-level interval was made (the ``interval`` column of compare_game.csv)
 PAIRED = "paired"
 UNPAIRED = "unpaired, conservative"
+#: a figure that does not exist on a side (no deal of that kind was played there)
+ABSENT = "none: the figure is absent on a side"
 
 
 def game_differences(game: str, run_a: RunResult, run_b: RunResult,
@@ -563,6 +565,8 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
             kind = PAIRED
             va, vb, low, high, pvalue = paired_ratio(*figures_a[name], *figures_b[name])
             diff = vb - va
+            if math.isnan(diff):
+                kind = ABSENT
         else:
             kind = UNPAIRED
             ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) \

@@ -158,3 +158,13 @@ def test_cli_simulate_rotate_writes_and_resumes(invoke, tmp_path):
                    "at least two different policies")
     one_error_line(invoke(*args, "--records", str(tmp_path / "r.jsonl")),
                    "--records and --rotate")
+
+
+def test_a_figure_absent_on_a_side_says_so():
+    from simcore.sweep import ABSENT
+    rules = parse_rules_spec("wendish", "variant=four")
+    res = compare("wendish", rules, rules, games=40, seed=2)
+    t = res.game_table
+    absent = t[t["diff"].isna()]
+    assert len(absent) and set(absent["interval"]) == {ABSENT}      # e.g. no wedding played
+    assert set(t[t["diff"].notna()]["interval"]) == {"paired"}
