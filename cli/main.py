@@ -189,10 +189,14 @@ def cli():
               help="Keep running aggregates only (constant memory; no games.parquet).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the summary is printed.")
+@click.option("--rotate", is_flag=True,
+              help="Play the same games once per rotation of the --policy list, so every "
+                   "policy plays every seat on the same deals; report per policy, with "
+                   "intervals paired by deal (run folders in OUT/rotations/rN/).")
 @cluster_options
 @user_errors
 def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
-             chunk_size, out, records, summary_only, fmt, scheduler, workers, dashboard,
+             chunk_size, out, records, summary_only, fmt, rotate, scheduler, workers, dashboard,
              connect_timeout, resume):
     """Play GAME many times and summarize.
 
@@ -207,6 +211,8 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
           --policy heuristic,random,random,random --seed 1
       tricksim simulate schadenfreude --games 100000000 --summary-only --seed 1 \\
           --out results/long --workers 2       # Ctrl-C, then the same again resumes
+      tricksim simulate schadenfreude --policy heuristic,random,random,random \\
+          --rotate --games 100000 --seed 1    # heuristic vs random, every seat
     """
     from simcore.runner import simulate as run_simulation, write_records
     from simcore.stats import fairness_note, format_summary
@@ -222,6 +228,11 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                             summary_only=summary_only, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
                             connect_timeout=connect_timeout)
+    if rotate:
+        if records:
+            raise TricksimError("--records and --rotate both given; write records from a "
+                                "run without --rotate (each rotation is such a run)")
+        return simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games)
     result = run_simulation(game, rules, policy.split(","), settings=settings,
                             progress=Progress(f"{game}"), out=out_dir)
     if records:
@@ -245,6 +256,31 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                + (f" and {records}" if records else "")
                + (f"; {resumed} of {result.execution['chunks']} chunks were already done"
                   if resumed else ""), err=True)
+
+
+def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> None:
+    """``simulate --rotate``: every rotation of the policy list on the same games, one
+    run folder per rotation under OUT/rotations/, the per-policy report in OUT."""
+    from simcore.rotation import rotation_note, simulate_rotated, write_rotated
+    from simcore.stats import format_summary
+    rot = simulate_rotated(game, rules, policy.split(","), settings=settings,
+                           progress=Progress(f"{game} rotated"), out=out_dir)
+    book = get_game(game).rulebook
+    sets = " ".join(f"--set {k}={book.option(k).to_text(rules.values[k])}"
+                    for k in rules.order)
+    write_rotated(rot, out_dir, f"tricksim simulate {game} {sets} --policy {policy} "
+                  f"--games {games} --seed {rot.seed} --rotate")
+    click.echo(format_summary({"per policy (seats rotated)": rot.table,
+                               f"policy - {rot.policies[0]}": rot.differences}, fmt), nl=False)
+    click.echo(rotation_note(rot), err=True)
+    wall = sum(r.wall_time for r in rot.runs)
+    played = sum(r.games if r.played is None else r.played for r in rot.runs)
+    rate = played / wall if wall > 0 else float("inf")
+    timing = (f"in {wall:.2f}s ({rate:,.0f} games/s, seed {rot.seed})" if played else
+              f"already played (seed {rot.seed}): the rotations' run folders were reused")
+    click.echo(f"{len(rot.runs)} rotations x {games:,} games {timing}; wrote {out_dir}/ "
+               "(rotation.csv, rotation_diff.csv, rotation.json, report.md, rotations/)",
+               err=True)
 
 
 def check_dashboard(dashboard: bool, workers) -> None:
@@ -460,19 +496,29 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
                    "and report.md (default results/<game>-compare-<timestamp>/).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the differences are printed.")
+@click.option("--rotate", is_flag=True,
+              help="Play each side once per rotation of its policy list (every policy at "
+                   "every seat, same deals); report per policy instead of per seat.")
 @user_errors
-def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt):
+def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt,
+            rotate):
     """Play rule sets A and B on the same deals; paired differences B - A per seat.
 
     For each seat: the win rate and the mean final score under A and B, their
     paired difference with its 95% interval and p-value (scipy's paired t
-    test), and whether it is significant (p < 0.05).  Below 30 games the
-    figures are printed without a test, and a line says why.
+    test), and whether it is significant (p < 0.05).  Every game-level figure
+    (rounds, no-winner rate, contract shares, deal endings, ...) is paired game
+    by game too.  Below 30 games the figures are printed without a test, and a
+    line says why.  With --rotate each side is played once per rotation of its
+    policy list (every policy at every seat, same deals) and the rows are per
+    policy instead of per seat (docs/sweeps.md).
 
     \b
     Example:
       tricksim compare schadenfreude --a standard --b "limit=30" --games 200000 --seed 1
       tricksim compare schnapsen --a austrian --b tournament --policy heuristic,heuristic
+      tricksim compare schadenfreude --a "policy=heuristic,random,random,random" \\
+          --b "policy=random" --rotate --games 20000 --seed 1
     """
     from simcore.stats import format_summary
     from simcore.sweep import compare as run_compare, parse_side, write_compare
@@ -487,16 +533,18 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
                          progress=Progress(f"{game} compare"), policies_a=pol_a,
-                         policies_b=pol_b)
+                         policies_b=pol_b, rotate=rotate)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
                        + ([f"--players {players}"] if players else [])
                        + ([] if default_policy else [f"--policy {policy}"])
-                       + [f"--games {games}", f"--seed {result.run_a.seed}"])
+                       + [f"--games {games}", f"--seed {result.run_a.seed}"]
+                       + (["--rotate"] if rotate else []))
     write_compare(result, out_dir, command)
-    click.echo(format_summary({"paired B - A": result.table, "game B - A": result.game_table},
-                              fmt), nl=False)
+    click.echo(format_summary({("paired B - A per policy (seats rotated)" if rotate else
+                                "paired B - A"): result.table,
+                               "game B - A": result.game_table}, fmt), nl=False)
     if result.note:
         click.echo(result.note, err=True)
     click.echo(f"A = {rules_a.canonical()} ({','.join(result.run_a.policies)})\n"

@@ -29,6 +29,15 @@ def per_seat_columns(template: str) -> Callable:
     return read
 
 
+def per_game_sums(games, rows, values) -> np.ndarray:
+    """Sums of ``values`` (one per row of a finer table, e.g. deals, whose game is
+    the ``index`` column of ``rows``) per row of ``games``: a float array with one
+    value per game, 0 for a game with no such rows."""
+    where = np.searchsorted(games["index"].to_numpy(), rows["index"].to_numpy())
+    return np.bincount(where, weights=np.asarray(values, dtype=np.float64),
+                       minlength=len(games)).astype(np.float64)
+
+
 def winner_indicator(column: str = "winner") -> Callable:
     """A per-game reader turning a winner column (seat or -1) into 0/1 per seat."""
     def read(games, seats: int) -> np.ndarray:
@@ -118,6 +127,14 @@ class GameContract:
     strongest_policy: str = "heuristic"
     #: the tables a chunk returns and their columns (per-seat columns with their seat)
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: per-game readers of the game-level figures: a callable taking a run's tables
+    #: (``{"games": frame, ...}``) and returning ``{metric: (numerator, denominator)}``,
+    #: two float arrays with one value per row of ``games`` (per game, or per match),
+    #: such that the figure is ``numerator.sum() / denominator.sum()``: a per-game mean
+    #: has denominator 1, a deal-level rate counts the game's deals in the denominator,
+    #: a rate among some deals (a contract's win rate) counts those deals.  Comparisons
+    #: pair these game by game (see ``simcore.sweep.paired_ratio``).  None: none declared
+    game_reader: Callable | None = None
 
     @property
     def primary(self) -> SeatMeasure:
@@ -130,6 +147,13 @@ class GameContract:
             if m.name == name:
                 return m
         raise KeyError(name)
+
+    def game_figures(self, tables) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per-game numerators and denominators of the game-level figures (see
+        ``game_reader``); empty when the game declares no reader."""
+        if self.game_reader is None:
+            return {}
+        return self.game_reader(tables)
 
     def per_game(self, games) -> dict[str, np.ndarray]:
         """Per-game, per-seat values of every measure readable from ``games``."""

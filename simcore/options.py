@@ -7,6 +7,8 @@ Each game turns a rule set into a small integer array for its kernels.
 """
 from __future__ import annotations
 
+import inspect
+
 import tomllib
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -28,6 +30,8 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 #: ``Option.spec_hi`` of a count the rule spec leaves open ("a positive integer"):
 #: the int64 range of the kernels' rule arrays
 SPEC_UNBOUNDED = INT64_MAX
+#: ``Option.spec_lo`` of an integer the rule spec leaves open below ("any integer")
+SPEC_UNBOUNDED_LOW = INT64_MIN
 
 
 def read_toml(path, what: str, error=RulesError, limit: int = MAX_TOML_BYTES) -> dict:
@@ -84,6 +88,9 @@ class Option:
     #: own cap for simulate); ``SPEC_UNBOUNDED`` for "any positive integer".  Replay
     #: validates records of other programs against the spec's range, simulate keeps ``hi``
     spec_hi: int | None = None
+    #: likewise the smallest value the rule spec allows when it is below ``lo``
+    #: (``SPEC_UNBOUNDED_LOW`` for "any integer", Schadenfreude's ``floor``)
+    spec_lo: int | None = None
 
     def allowed(self, spec: bool = False) -> str:
         """Human description of the allowed values (with ``spec``: the spec's range)."""
@@ -92,8 +99,13 @@ class Option:
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
         hi = min(self.spec_hi, INT64_MAX) if spec and self.spec_hi is not None else self._hi
-        rng = (f" from {self._lo} to {hi}" if hi < INT64_MAX
-               else f" of at least {self._lo} (at most {INT64_MAX}, the 64-bit limit)")
+        lo = max(self.spec_lo, INT64_MIN) if spec and self.spec_lo is not None else self._lo
+        if hi < INT64_MAX:
+            rng = f" from {lo} to {hi}"
+        elif lo > INT64_MIN:
+            rng = f" of at least {lo} (at most {INT64_MAX}, the 64-bit limit)"
+        else:
+            rng = f" from {INT64_MIN} to {INT64_MAX} (the 64-bit limits)"
         if self.kind == "int":
             return "an integer" + rng
         if self.kind == "int_or":
@@ -113,9 +125,9 @@ class Option:
             value = self._parse(raw)
         except (ValueError, TypeError):
             value = None
-        if value is None and spec and self.spec_hi is not None:
+        if value is None and spec and (self.spec_hi is not None or self.spec_lo is not None):
             try:
-                value = self._parse(raw, self.spec_hi)
+                value = self._parse(raw, self.spec_hi, self.spec_lo)
             except (ValueError, TypeError):
                 value = None
         if value is None:
@@ -152,7 +164,7 @@ class Option:
                              f"allowed: {what} ({self.allowed(True)})")
         return self.parse(raw, spec=True)
 
-    def _parse(self, raw, hi: int | None = None):
+    def _parse(self, raw, hi: int | None = None, lo: int | None = None):
         k = self.kind
         if k == "bool":
             if isinstance(raw, bool):
@@ -161,11 +173,11 @@ class Option:
                 return raw.strip().lower() in _TRUE
             return None
         if k == "int":
-            return self._int(raw, hi)
+            return self._int(raw, hi, lo)
         if k == "int_or":
             if isinstance(raw, str) and raw.strip().lower() in self.choices:
                 return raw.strip().lower()
-            return self._int(raw, hi)
+            return self._int(raw, hi, lo)
         if k == "choice":
             if isinstance(raw, str) and raw.strip() in self.choices:
                 return raw.strip()
@@ -192,7 +204,7 @@ class Option:
             return tuple(out)
         raise AssertionError(k)
 
-    def _int(self, raw, hi: int | None = None):
+    def _int(self, raw, hi: int | None = None, lo: int | None = None):
         if isinstance(raw, bool):
             return None
         if isinstance(raw, int):
@@ -203,7 +215,8 @@ class Option:
             v = int(raw)
         else:
             return None
-        if not self._lo <= v <= (self._hi if hi is None else min(hi, INT64_MAX)):
+        if not ((self._lo if lo is None else max(lo, INT64_MIN)) <= v
+                <= (self._hi if hi is None else min(hi, INT64_MAX))):
             return None
         return v
 
@@ -274,6 +287,9 @@ class RuleBook:
         self.presets = presets
         self.default_preset = next(iter(presets))
         self._check = check
+        #: whether ``check`` takes ``spec`` (bounds that differ between tricksim's own
+        #: runs and the rule spec's, which replay uses)
+        self._check_spec = check is not None and "spec" in inspect.signature(check).parameters
 
     def option(self, name: str) -> Option:
         """The option called ``name``, or a RulesError listing the known ones."""
@@ -367,7 +383,9 @@ class RuleBook:
         for opt in self.options.values():
             if opt.name not in values:
                 values[opt.name] = opt.parse(opt.default(values))
-        if self._check:
+        if self._check_spec:
+            self._check(values, spec=spec)
+        elif self._check:
             self._check(values)
         order = tuple(self.options)
         return RuleSet(self.game, MappingProxyType({k: values[k] for k in order}), order)

@@ -144,8 +144,11 @@ def plot_compare(result, path) -> Path:
                        np.clip(np.nan_to_num(hi - d), 0, None)], capsize=3, color="tab:blue")
     a1.axhline(0, color="black", lw=0.8)
     a1.set_xticks(x)
-    a1.set_xticklabels([f"seat {s}" for s in t["seat"]])
-    a1.set_title(f"{t['measure'].iloc[0] if len(t) else ''}: B - A per seat"
+    per = "seat" if "seat" in t else "policy"
+    a1.set_xticklabels([f"seat {s}" for s in t["seat"]] if per == "seat" else
+                       [f"{x} / {y}" for x, y in zip(t["policy_a"], t["policy_b"])],
+                       fontsize=8 if per == "seat" else 7)
+    a1.set_title(f"{t['measure'].iloc[0] if len(t) else ''}: B - A per {per}"
                  + (" (pp)" if scale == 100 else ""), fontsize=9)
     gd = np.where(np.isfinite(g["diff_pp"]), g["diff_pp"], g["diff"]).astype(np.float64)
     scale_g = np.where(np.isfinite(g["diff_pp"]), 100.0, 1.0)
@@ -161,7 +164,11 @@ def plot_compare(result, path) -> Path:
     a2.set_yticklabels([n + (" (pp)" if s == 100 else "") for n, s in zip(g["metric"], scale_g)],
                        fontsize=7)
     a2.invert_yaxis()
-    a2.set_title("game-level figures: B - A (95% intervals, conservative)", fontsize=9)
+    kinds = set(g["interval"]) if "interval" in g and len(g) else set()
+    a2.set_title("game-level figures: B - A (95% intervals, "
+                 + ("paired" if kinds == {"paired"} else
+                    "conservative, unpaired" if "paired" not in kinds else
+                    "paired; unpaired ones conservative") + ")", fontsize=9)
     fig.suptitle(f"{result.game}: B - A")
     fig.tight_layout()
     return _save(fig, path)

@@ -445,6 +445,11 @@ class CompareResult:
     note: str = ""
     #: game-level figures of A and B and their difference (see :func:`game_differences`)
     game_table: pd.DataFrame | None = None
+    #: a rotated comparison's rotations (see ``compare(..., rotate=True)``) and each
+    #: side's run per rotation (``run_a``/``run_b`` are the first); empty otherwise
+    shifts: list[int] = field(default_factory=list)
+    runs_a: list[RunResult] = field(default_factory=list)
+    runs_b: list[RunResult] = field(default_factory=list)
 
 
 #: fewest games for a paired test: the t test treats the mean per-game difference as
@@ -476,26 +481,77 @@ def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
     return float(ci.low), float(ci.high), float(res.pvalue)
 
 
-def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFrame:
+def paired_ratio(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray
+                 ) -> tuple[float, float, float, float, float]:
+    """(a, b, low, high, p-value) of a game-level figure under A and B, paired game
+    by game: the figure is a ratio ``sum(numerator) / sum(denominator)`` of per-game
+    values (a per-game mean has denominator 1; a rate among some deals counts them).
+
+    The difference B - A is linearized (the delta method for a ratio of means): game
+    i contributes ``(nb_i - b * db_i) / mean(db) - (na_i - a * da_i) / mean(da)``,
+    and the 95% interval and p-value are Student's t on those n values (n - 1
+    degrees of freedom).  With denominator 1 this is exactly the paired t test
+    (``scipy.stats.ttest_rel``).  When every game contributes the same, the
+    interval is the difference itself and the p-value the exact sign test's, as
+    in :func:`paired_test`.  Interval and p-value are NaN below
+    MIN_PAIRED_GAMES games or where a side's denominator sums to 0 (the figure
+    does not exist there: no deal of that kind was played)."""
+    n = len(na)
+    sa, sb = float(np.sum(da)), float(np.sum(db))
+    a = float(np.sum(na)) / sa if sa > 0 else math.nan
+    b = float(np.sum(nb)) / sb if sb > 0 else math.nan
+    if n < MIN_PAIRED_GAMES or math.isnan(a) or math.isnan(b):
+        return a, b, math.nan, math.nan, math.nan
+    diff = b - a
+    z = (nb - b * db) / (sb / n) - (na - a * da) / (sa / n)
+    se = float(z.std(ddof=1)) / math.sqrt(n)
+    if se <= 1e-12 * max(1.0, abs(diff)):
+        pvalue = 1.0 if diff == 0 else float(_st.binomtest(n, n).pvalue)
+        return a, b, diff, diff, pvalue
+    t = float(_st.t.ppf(0.975, n - 1))
+    pvalue = float(2 * _st.t.sf(abs(diff) / se, n - 1))
+    return a, b, diff - t * se, diff + t * se, pvalue
+
+
+#: how a game-level interval was made (the ``interval`` column of compare_game.csv)
+PAIRED = "paired"
+UNPAIRED = "unpaired, conservative"
+#: a figure that does not exist on a side (no deal of that kind was played there)
+ABSENT = "none: the figure is absent on a side"
+
+
+def game_differences(game: str, run_a: RunResult, run_b: RunResult,
+                     figures_a: dict | None = None, figures_b: dict | None = None
+                     ) -> pd.DataFrame:
     """Every game-level figure of A and B (the game's metric sections: rounds,
     games without a winner, contract shares, Schneider and Schwarz, deal endings)
-    with the difference B - A and a 95% interval of it.
+    with the difference B - A, its 95% interval and p-value.
 
-    The interval combines A's and B's own intervals as if the runs were
-    independent (half-width sqrt(ha^2 + hb^2)). Both sides play the same deals,
-    which makes their figures move together, so the true interval of the
-    difference is narrower: this one is conservative (it can miss a real
-    difference, never invent one). Rates' differences are in percentage points
-    (``diff_pp``). A figure only one side has is given with an empty difference;
-    below MIN_PAIRED_GAMES games there is no interval nor verdict, as for the
-    paired tests.
+    Where both runs kept their tables, every figure the contract's
+    ``game_reader`` reads is paired game by game (by match in Schnapsen) with
+    :func:`paired_ratio` (``interval`` = "paired"); ``figures_a``/``figures_b``
+    give those per-game values ready-made (a rotated comparison sums them over
+    its rotations).  A figure that cannot be paired (a summary-only run keeps no
+    tables) combines A's and B's own intervals as if independent (half-width
+    sqrt(ha^2 + hb^2), ``interval`` = "unpaired, conservative", no p-value):
+    both sides play the same deals, so their figures move together and that
+    interval is wider than the paired one.  Rates' differences are also given in
+    percentage points (``diff_pp``). A figure only one side has is given with an
+    empty difference; below MIN_PAIRED_GAMES games there is no interval nor
+    verdict, as for the paired tests.
     """
     g = get_game(game)
     fa = g.game_metrics(run_a.summary, run_a.rules)
     fb = g.game_metrics(run_b.summary, run_b.rules)
+    if figures_a is None and run_a.tables:
+        figures_a = run_a.contract.game_figures(run_a.tables)
+    if figures_b is None and run_b.tables:
+        figures_b = run_b.contract.game_figures(run_b.tables)
+    figures_a, figures_b = figures_a or {}, figures_b or {}
     counts = set(run_a.contract.count_metrics) | set(run_b.contract.count_metrics)
     means = set(run_a.contract.mean_metrics) | set(run_b.contract.mean_metrics)
     names = list(fa["metric"]) + [m for m in fb["metric"] if m not in set(fa["metric"])]
+    few = min(run_a.games, run_b.games) < MIN_PAIRED_GAMES
     rows = []
     for name in names:
         if name in counts:
@@ -503,24 +559,42 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult) -> pd.DataFr
         ra, rb = fa[fa["metric"] == name], fb[fb["metric"] == name]
         va = float(ra.iloc[0]["value"]) if len(ra) else math.nan
         vb = float(rb.iloc[0]["value"]) if len(rb) else math.nan
-        ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) else math.nan
-        hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) else math.nan
-        diff = vb - va
-        half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
-        if min(run_a.games, run_b.games) < MIN_PAIRED_GAMES:   # as for the paired tests
-            half = math.nan
+        pvalue = math.nan
+        if name in figures_a and name in figures_b \
+                and len(figures_a[name][0]) == len(figures_b[name][0]):
+            kind = PAIRED
+            va, vb, low, high, pvalue = paired_ratio(*figures_a[name], *figures_b[name])
+            diff = vb - va
+            if math.isnan(diff):
+                kind = ABSENT
+        else:
+            kind = UNPAIRED
+            ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) \
+                else math.nan
+            hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) \
+                else math.nan
+            diff = vb - va
+            half = math.sqrt(ha * ha + hb * hb) if np.isfinite([ha, hb]).all() else math.nan
+            if few:                                     # as for the paired tests
+                half = math.nan
+            low, high = diff - half, diff + half
         rate = name not in means
+        known = not (math.isnan(low) or math.isnan(diff))
+        if kind == PAIRED:
+            significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
+        else:
+            significant = bool(low > 0 or high < 0) if known else None
         rows.append({"metric": name, "a": va, "b": vb, "diff": diff,
-                     "low": diff - half, "high": diff + half,
+                     "low": low, "high": high,
                      "diff_pp": 100 * diff if rate else math.nan,
-                     "significant": None if math.isnan(half) or math.isnan(diff)
-                     else bool(diff - half > 0 or diff + half < 0)})
+                     "p_value": pvalue, "significant": significant, "interval": kind})
     return pd.DataFrame(rows)
 
 
 def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=UNSET,
             seed=UNSET, *, settings: RunSettings | None = None, progress=None,
-            policies_a=None, policies_b=None, **options) -> CompareResult:
+            policies_a=None, policies_b=None, rotate: bool = False,
+            **options) -> CompareResult:
     """Play both rule sets on the same seeds; paired differences (B - A) per seat.
 
     How each side is played is a ``RunSettings`` (``settings``, or its fields as
@@ -530,6 +604,13 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     test (``scipy.stats.ttest_rel``, see :func:`paired_test`); ``significant``
     means p < 0.05.  With fewer than MIN_PAIRED_GAMES games there is no test:
     interval and p-value are NaN, ``significant`` is None, and ``note`` says why.
+
+    ``rotate``: play each side once per rotation of its policy list (every
+    policy at every seat, on the same deals; see ``simcore.rotation``) and
+    report per list position instead of per seat: positions holding the same
+    pair of policies (A's, B's) are pooled, each deal's mean over its rotations
+    and positions is one observation, and B - A is paired deal by deal.  The
+    game-level figures are then summed over the rotations before pairing.
     """
     from .bits import seed_from_entropy
     g = get_game(game)
@@ -539,6 +620,13 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     s = settings_from(settings, games=games, seed=seed, **options)
     s = s.replace(seed=seed_from_entropy() if s.seed is None else s.seed, summary_only=False)
     games = s.games
+    note = "" if games >= MIN_PAIRED_GAMES else (
+        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
+        f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
+        f"trustworthy); the figures are the observed means only")
+    if rotate:
+        return _compare_rotated(game, rules_a, rules_b, policies_a or policies,
+                                policies_b or policies, s, progress, note)
 
     def step(offset):
         return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
@@ -560,12 +648,72 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
                          "diff": float((xb - xa).mean()), "low": low, "high": high,
                          "p_value": pvalue,
                          "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
-    note = "" if games >= MIN_PAIRED_GAMES else (
-        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
-        f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
-        f"trustworthy); the figures are the observed means only")
     return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note,
                          game_differences(game, run_a, run_b))
+
+
+def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress,
+                     note) -> CompareResult:
+    """``compare(..., rotate=True)``: both sides under every rotation (see compare)."""
+    from .cluster import open_executor
+    from .rotation import group_per_game, play_rotations, policy_groups, rotations
+    g = get_game(game)
+    pa, _ = g.policy_ids(policies_a, rules_a)
+    pb, _ = g.policy_ids(policies_b, rules_b)
+    shifts = rotations(pa, pb)
+    total = 2 * s.games * len(shifts)
+    with open_executor(s, None) as ex:
+        runs_a = play_rotations(game, rules_a, pa, shifts, s, progress=progress, executor=ex,
+                                total=total)
+        runs_b = play_rotations(game, rules_b, pb, shifts, s, progress=progress, executor=ex,
+                                offset=s.games * len(shifts), total=total)
+    contract = runs_a[0].contract
+    rows = []
+    groups = policy_groups(list(zip(pa, pb)))
+    for m in contract.measures:
+        if m.per_game is None:
+            continue
+        for (qa, qb), pos in groups.items():
+            xa = group_per_game(runs_a, shifts, pos)[m.name]
+            xb = group_per_game(runs_b, shifts, pos)[m.name]
+            low, high, pvalue = paired_test(xa, xb)
+            rows.append({"measure": m.name, "positions": ",".join(map(str, pos)),
+                         "policy_a": qa, "policy_b": qb,
+                         "a": float(xa.mean()), "b": float(xb.mean()),
+                         "diff": float((xb - xa).mean()), "low": low, "high": high,
+                         "p_value": pvalue,
+                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
+
+    def summed(runs):
+        total_figs: dict = {}
+        for run in runs:
+            for name, (num, den) in run.contract.game_figures(run.tables).items():
+                if name in total_figs:
+                    total_figs[name] = (total_figs[name][0] + num, total_figs[name][1] + den)
+                else:
+                    total_figs[name] = (num.copy(), den.copy())
+        return total_figs
+
+    game_table = game_differences(game, runs_a[0], runs_b[0], summed(runs_a), summed(runs_b))
+    return CompareResult(game, rules_a, rules_b, runs_a[0], runs_b[0], pd.DataFrame(rows),
+                         note, game_table, shifts, runs_a, runs_b)
+
+
+def game_level_note(table: pd.DataFrame) -> str:
+    """What the game-level intervals of a comparison are (paired or not, and why)."""
+    text = ("B - A of every game-level figure; `diff_pp` is the difference of a rate in "
+            "percentage points.")
+    kinds = set(table["interval"]) if len(table) else set()
+    if PAIRED in kinds:
+        text += (" Paired figures (`interval` = paired) are compared game by game on the "
+                 "same deals (Student's t on the per-game differences; a rate among some "
+                 "deals, e.g. a contract's win rate, by the delta method for a ratio).")
+    if UNPAIRED in kinds:
+        text += (" Unpaired figures (`interval` = unpaired, conservative) have no per-game "
+                 "values (a summary-only run keeps no tables): their interval combines A's "
+                 "and B's own intervals as if independent, and has no p-value; both sides "
+                 "play the same deals, so it is wider than a paired interval would be.")
+    return text
 
 
 def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
@@ -584,7 +732,11 @@ def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
                 "a": {"rules": result.rules_a.to_dict(),
                       "rules_canonical": result.rules_a.canonical(), "policies": ra.policies},
                 "b": {"rules": result.rules_b.to_dict(),
-                      "rules_canonical": result.rules_b.canonical(), "policies": rb.policies}},
+                      "rules_canonical": result.rules_b.canonical(), "policies": rb.policies},
+                "rotate": bool(result.shifts),
+                "rotations": [{"shift": r, "policies_a": x.policies, "policies_b": y.policies}
+                              for r, x, y in zip(result.shifts, result.runs_a,
+                                                 result.runs_b)]},
                out / "compare.json")
     png = plot_compare(result, out / "compare.png")
     write_text(_compare_report(result, command, png), out / "report.md")
@@ -601,17 +753,24 @@ def _compare_report(result: CompareResult, command: str, png: Path) -> str:
              "(common random numbers).", ""]
     if command:
         lines += ["```", command, "```", ""]
-    lines += ["## Per seat (paired)", "",
-              "Each seat's per-game results under A and B are paired game by game; the "
-              "interval and p-value are scipy's paired t test (`ttest_rel`). Rates are "
-              "shares (0.01 = 1 pp).", ""]
+    if result.shifts:
+        lines += ["## Per policy, seats rotated (paired)", "",
+                  f"Each side was played once per rotation of its policy list "
+                  f"({len(result.shifts)} rotations, shifts "
+                  f"{', '.join(map(str, result.shifts))}) on the same deals, so every policy "
+                  "played every seat. A row pools the list positions (`positions`) holding "
+                  "the same pair of policies; each deal's mean over its rotations and "
+                  "positions is one observation, paired between A and B deal by deal "
+                  "(scipy's `ttest_rel`). Rates are shares (0.01 = 1 pp).", ""]
+    else:
+        lines += ["## Per seat (paired)", "",
+                  "Each seat's per-game results under A and B are paired game by game; the "
+                  "interval and p-value are scipy's paired t test (`ttest_rel`). Rates are "
+                  "shares (0.01 = 1 pp).", ""]
     if result.note:
         lines += [result.note, ""]
     lines += [markdown_table(result.table), "", f"![paired differences]({png.name})", "",
               "## Game level", "",
-              "B - A of every game-level figure; `diff_pp` is the difference of a rate in "
-              "percentage points. The interval combines A's and B's own intervals as if "
-              "they were independent; both sides play the same deals, so it is "
-              "conservative (wider than the paired interval would be).", "",
+              game_level_note(result.game_table), "",
               markdown_table(result.game_table), ""]
     return "\n".join(lines)

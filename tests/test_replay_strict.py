@@ -39,6 +39,15 @@ BEYOND_CAPS = [
     ("wendish", {"schneider_below": 121}, 4),
     ("wendish", {"variant": "officers", "deals": 1001}, 2),
     ("schadenfreude", {"max_rounds": 100001}, 4),
+    # the spec: limit a positive integer, floor any integer below it, tariffs positive
+    # integers (extras may be 0), with no upper bound
+    ("schadenfreude", {"limit": 10**10}, 4),
+    ("schadenfreude", {"floor": -10**10}, 4),
+    ("schadenfreude", {"limit": 2**62, "floor": -2**62}, 4),
+    ("wendish", {"base": 10**13}, 4),
+    ("wendish", {"schneider": 10**13}, 4),
+    ("wendish", {"schwarz": 10**13}, 4),
+    ("wendish", {"solo_base": 10**15}, 4),
 ]
 
 
@@ -53,6 +62,16 @@ def test_spec_values_beyond_the_caps_replay_as_valid(game, values, seats):
     rec = _records(game, values, ["random"] * seats, spec=True)[0]
     assert rec["rules"][name] == value
     replay_one(rec)
+
+
+def test_spec_ranges_stop_at_what_the_kernels_hold(wendish_rec):
+    rec = copy.deepcopy(wendish_rec)
+    rec["rules"]["base"] = 2**62                     # 4 deals x 3 x 2**62 > int64
+    with pytest.raises(ReplayError, match="64-bit limit of the kernels' scores"):
+        replay_one(rec)
+    rec["rules"]["base"] = 2**63                     # not an int64 at all
+    with pytest.raises(ReplayError, match="'rules.base' is 9223372036854775808"):
+        replay_one(rec)
 
 
 def test_schnapsen_schneider_below_zero_is_refused(schnapsen_rec, invoke):

@@ -1,5 +1,23 @@
 """Schadenfreude's contract with generic code (sweeps, comparisons, fairness, plots)."""
+import numpy as np
+
 from ...contract import Advantage, GameContract, SeatMeasure, per_seat_columns
+
+
+def _reader(n: int):
+    """Per-game numerators and denominators of the game section's figures."""
+    def read(tables):
+        g = tables["games"]
+        one = np.ones(len(g))
+        winner = g["winner"].to_numpy()
+        busts = sum(g[f"bust_{p}"].to_numpy(np.float64) for p in range(n))
+        return {"mean_rounds": (g["rounds"].to_numpy(np.float64), one),
+                "no_winner_rate": ((winner < 0).astype(np.float64), one),
+                "unfinished_rate": (g["unfinished"].to_numpy(np.float64), one),
+                "all_bust_rate": ((busts == n).astype(np.float64), one),
+                "first_leader_win_rate":
+                    ((winner == g["first_leader"].to_numpy()).astype(np.float64), one)}
+    return read
 
 
 def contract(rules) -> GameContract:
@@ -25,4 +43,4 @@ def contract(rules) -> GameContract:
         # a third of four-player games against three heuristic seats
         # (benchmarks/bench_pimc_schadenfreude.py; docs/schadenfreude.md)
         strongest_policy="pimc",
-        tables={"games": games_columns})
+        tables={"games": games_columns}, game_reader=_reader(n))

@@ -2,14 +2,16 @@
 import numpy as np
 
 from ...errors import RulesError
-from ...options import SPEC_UNBOUNDED, Option, RuleBook
+from ...options import SPEC_UNBOUNDED, SPEC_UNBOUNDED_LOW, Option, RuleBook
 from .cards import ALL_VALUES, deck_mask
 
 THREE_PLAYER_VALUES = (-3, 1, 2, 3, 4, 5, 6, 7, 8)
 
-#: bound on ``limit`` and ``floor``: a round moves a score by at most 190 points and a
-#: game lasts at most 100,000 rounds, so no reachable score comes near it (larger
-#: values would play the same games) and the kernels' int64 arithmetic is safe
+#: bound on ``limit`` and ``floor`` in tricksim's own runs: a round moves a score by at
+#: most 190 points and a game lasts at most 100,000 rounds, so no reachable score comes
+#: near it (larger values would play the same games).  Replay takes the rule spec's
+#: range (any integer the kernels' int64 holds): the kernels only compare scores with
+#: them, and a record's scores stay far inside int64
 SCORE_BOUND = 10**9
 
 
@@ -30,13 +32,14 @@ OPTIONS = (
            "cards per hand (5 players 10, else 12); cards left over are set aside unseen",
            lo=1, hi=50),
     Option("limit", "int", 40, "a cumulative score above this is bust; exactly it is allowed",
-           lo=1, hi=SCORE_BOUND),
+           lo=1, hi=SCORE_BOUND, spec_hi=SPEC_UNBOUNDED),
     Option("pairs", "choice", "cancel",
            "cancel: a collected value already in the pile discards both; keep: no cancelling",
            choices=("cancel", "keep")),
     Option("floor", "int_or", 0,
            "cumulative score never drops below this (an integer below limit), or none",
-           choices=("none",), lo=-SCORE_BOUND, hi=SCORE_BOUND),
+           choices=("none",), lo=-SCORE_BOUND, hi=SCORE_BOUND, spec_lo=SPEC_UNBOUNDED_LOW,
+           spec_hi=SPEC_UNBOUNDED),
     Option("first_leader", "choice", "random", "leader of the first round",
            choices=("random", "seat0")),
     Option("tie_lead", "choice", "random",

@@ -1,6 +1,45 @@
 """Schnapsen's contract with generic code (sweeps, comparisons, fairness, plots)."""
-from ...contract import (Advantage, GameContract, SeatMeasure, per_seat_columns,
-                         winner_indicator)
+import numpy as np
+
+from ...contract import (Advantage, GameContract, SeatMeasure, per_game_sums,
+                         per_seat_columns, winner_indicator)
+
+
+def _read(tables):
+    """Per-match numerators and denominators of the game and deal_ends figures
+    (deal-level figures as sums over each match's deals, so that pairing is by match)."""
+    from .game import ENDINGS
+    g, d = tables["games"], tables["deals"]
+
+    def per_match(values):
+        return per_game_sums(g, d, values)
+
+    deals = g["deals"].to_numpy(np.float64)
+    winner = d["winner"].to_numpy()
+    closer = d["closer"].to_numpy()
+    gp = d["game_points"].to_numpy()
+    reason = d["reason"].cat.codes.to_numpy() if hasattr(d["reason"], "cat") \
+        else d["reason"].to_numpy()
+    dealer_wins = per_match(winner == d["dealer"].to_numpy())
+    closes = per_match(closer >= 0)
+    marriages = per_match(d["marriages_0"].to_numpy(np.float64)
+                          + d["marriages_1"].to_numpy(np.float64))
+    out = {
+        "deals_per_match": (deals, np.ones(len(g))),
+        "dealer_deal_win_rate": (dealer_wins, deals),
+        "non_dealer_deal_win_rate": (deals - dealer_wins, deals),
+        "close_rate": (closes, deals),
+        "close_success_rate": (per_match((closer >= 0) & (closer == winner)), closes),
+        "marriages_per_deal": (marriages, deals),
+        "marriages_counted_share": (per_match(d["marriages_counted_0"].to_numpy(np.float64)
+                                              + d["marriages_counted_1"].to_numpy(np.float64)),
+                                    marriages),
+        "exchanges_per_deal": (per_match(d["exchanges_0"].to_numpy(np.float64)
+                                         + d["exchanges_1"].to_numpy(np.float64)), deals),
+    }
+    for name, r, k in ENDINGS:
+        out[name] = (per_match((reason == r) & ((gp == k) | (k == 0))), deals)
+    return out
 
 
 def contract(rules) -> GameContract:
@@ -27,4 +66,4 @@ def contract(rules) -> GameContract:
         mean_metrics=("deals_per_match", "marriages_per_deal", "exchanges_per_deal"),
         tables={"games": ("index", "deals", "winner", "first_dealer", "match_points_0",
                           "match_points_1"),
-                "deals": deal_columns})
+                "deals": deal_columns}, game_reader=_read)

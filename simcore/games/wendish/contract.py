@@ -1,7 +1,40 @@
 """Wendish Schafkopf's contract with generic code (sweeps, comparisons, fairness, plots)."""
-from ...contract import GameContract, SeatMeasure, per_seat_columns
+import numpy as np
+
+from ...contract import GameContract, SeatMeasure, per_game_sums, per_seat_columns
 from .engine import CONTRACTS
 from .rules import seats_of
+
+
+def _reader(officers: bool):
+    """Per-game numerators and denominators of the game section's and the contracts'
+    figures (deal-level figures as sums over each game's deals, paired by game)."""
+    def read(tables):
+        g, d = tables["games"], tables["deals"]
+
+        def per_game(values):
+            return per_game_sums(g, d, values)
+
+        deals = g["deals"].to_numpy(np.float64)
+        winner = d["winner"].to_numpy()
+        out = {}
+        if officers:
+            out["draw_rate"] = (per_game(winner < 0), deals)
+        else:
+            out["old_ones_one_hand_rate"] = (per_game(d["old_ones_one_hand"].to_numpy()),
+                                             deals)
+        contract = d["contract"].to_numpy()
+        cp = d["card_points_0"].to_numpy(np.float64)
+        for name in CONTRACTS:
+            sel = contract == name
+            count = per_game(sel)
+            out[f"{name}_share"] = (count, deals)
+            out[f"{name}_declarer_win_rate"] = (per_game(sel & (winner == 0)), count)
+            out[f"{name}_schneider_rate"] = (per_game(sel & d["schneider"].to_numpy()), count)
+            out[f"{name}_schwarz_rate"] = (per_game(sel & d["schwarz"].to_numpy()), count)
+            out[f"{name}_declarer_card_points"] = (per_game(np.where(sel, cp, 0.0)), count)
+        return out
+    return read
 
 
 def contract(rules) -> GameContract:
@@ -23,4 +56,5 @@ def contract(rules) -> GameContract:
         wins_column=None, equal_means="score", advantages=(),
         metric_sections=("game",), count_metrics=("games", "deals"),
         mean_metrics=tuple(f"{c}_declarer_card_points" for c in CONTRACTS),
-        tables={"games": ("index", "deals") + scores, "deals": deal_columns})
+        tables={"games": ("index", "deals") + scores, "deals": deal_columns},
+        game_reader=_reader(rules["variant"] == "officers"))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...errors import RulesError
-from ...options import SPEC_UNBOUNDED, Option, RuleBook
+from ...options import INT64_MAX, SPEC_UNBOUNDED, Option, RuleBook
 from .cards import SUITS, VARIANT_PLAYERS, VARIANTS
 
 SUIT_CHOICES = ("D", "C", "S", "H")
@@ -35,11 +35,14 @@ OPTIONS = (
            lo=1, hi=16, spec_hi=SPEC_UNBOUNDED),
     Option("schneider_below", "int", 30, "a side with fewer card points than this is "
            "Schneider", lo=1, hi=120, spec_hi=SPEC_UNBOUNDED),
-    Option("base", "int", 1, "value of a normal game or wedding", lo=1, hi=TARIFF_MAX),
-    Option("schneider", "int", 1, "added when the losers are Schneider", lo=0, hi=TARIFF_MAX),
-    Option("schwarz", "int", 1, "added when the losers took no trick", lo=0, hi=TARIFF_MAX),
+    Option("base", "int", 1, "value of a normal game or wedding", lo=1, hi=TARIFF_MAX,
+           spec_hi=SPEC_UNBOUNDED),
+    Option("schneider", "int", 1, "added when the losers are Schneider", lo=0, hi=TARIFF_MAX,
+           spec_hi=SPEC_UNBOUNDED),
+    Option("schwarz", "int", 1, "added when the losers took no trick", lo=0, hi=TARIFF_MAX,
+           spec_hi=SPEC_UNBOUNDED),
     Option("solo_base", "int", 2, "value of a solo (Lust Solo or quiet solo)", lo=1,
-           hi=TARIFF_MAX),
+           hi=TARIFF_MAX, spec_hi=SPEC_UNBOUNDED),
 )
 
 PRESETS = {
@@ -58,14 +61,18 @@ def max_game_score(v) -> int:
     return v["deals"] * (seats - 1) * value
 
 
-def _check(v):
+def _check(v, spec: bool = False):
+    """Tricksim's own runs keep every game score within GAME_SCORE_MAX (exact in the
+    summaries' float64 sums); replay (``spec``) takes any tariff the rule spec allows
+    whose scores the kernels' int64 arithmetic holds."""
     top = max_game_score(v)
-    if top > GAME_SCORE_MAX:
+    bound = INT64_MAX if spec else GAME_SCORE_MAX
+    if top > bound:
         raise RulesError(
             f"options deals, base, solo_base, schneider and schwarz allow a game score of "
             f"{top:,} = deals {v['deals']} x {seats_of(v) - 1} opponents x "
             f"(max(base, solo_base) + schneider + schwarz); allowed: at most "
-            f"{GAME_SCORE_MAX:,}")
+            f"{bound:,}" + (" (the 64-bit limit of the kernels' scores)" if spec else ""))
 
 
 RULEBOOK = RuleBook("wendish", OPTIONS, PRESETS, _check)

@@ -1,0 +1,109 @@
+"""Every example command in every ``--help`` text, and the README's questions, run.
+
+The commands are read from the help texts themselves (every command of the CLI,
+found by walking it, so a new command's examples are run too) and from the
+README's "Real questions" list, then run in-process at a tiny size: ``--games``
+becomes a small number (added where an example leaves the default), an output
+folder goes to the test's temporary folder, and ``--workers N`` (a local Dask
+cluster, which ``tests/test_distributed.py`` covers) is dropped.  A plan file an
+example names is written first (one tiny run).  Replay examples run last, after
+the examples that write the records they read.
+"""
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from cli.main import cli
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+TINY = "40"
+#: commands whose runs take --games (the default is large)
+PLAYS = {"simulate", "sweep", "compare"}
+
+
+def help_examples(invoke) -> list[str]:
+    """The example command lines of the top-level help and of every command's help
+    (continuation lines joined, trailing comments dropped)."""
+    texts = [invoke("--help").stdout]
+    texts += [invoke(name, "--help").stdout for name in sorted(cli.commands)]
+    out = []
+    for text in texts:
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if not re.match(r"\s*Examples?:\s*$", line):
+                continue
+            cmd = ""
+            for follow in lines[i + 1:]:
+                s = follow.strip()
+                if not s:
+                    break
+                if cmd:
+                    cmd += " " + s
+                elif s.startswith("tricksim "):
+                    cmd = s
+                else:
+                    break
+                cmd = cmd.split("  #")[0].strip()
+                if cmd.endswith("\\"):
+                    cmd = cmd[:-1].strip()
+                    continue
+                out.append(cmd)
+                cmd = ""
+    return out
+
+
+def readme_questions() -> list[str]:
+    """The commands of the README's "Real questions" list (backticked, maybe wrapped)."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("Real questions")
+    section = text[start:text.index("\n## ", start)]
+    return [" ".join(span.split()) for span in re.findall(r"`(tricksim [^`]+)`", section)]
+
+
+def tiny(cmd: str, tmp: Path, k: int) -> list[str]:
+    """The command's arguments at a tiny size, writing into ``tmp``."""
+    args = shlex.split(cmd)[1:]
+    out, i = [], 0
+    while i < len(args):
+        a = args[i]
+        if a == "--games":
+            out += ["--games", TINY]
+            i += 2
+            continue
+        if a == "--workers":
+            i += 2
+            continue
+        if a == "--dashboard":
+            i += 1
+            continue
+        if a == "--out":
+            out += ["--out", str(tmp / f"out{k}")]
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    if out and out[0] in PLAYS and "--games" not in out:
+        out += ["--games", TINY]
+    if out and out[0] in PLAYS | {"batch"} and "--out" not in out:
+        out += ["--out", str(tmp / f"out{k}")]
+    return out
+
+
+def test_help_examples_and_readme_questions_run(invoke, tmp_path):
+    examples = help_examples(invoke)
+    questions = readme_questions()
+    assert len(examples) >= 10 and len(questions) >= 5
+    for cmd in examples + questions:
+        for name in re.findall(r"(\S+\.toml)\b", cmd):           # a plan an example names
+            if not (tmp_path / name).exists():
+                (tmp_path / name).write_text(
+                    f'[[run]]\nname = "tiny"\ngame = "schadenfreude"\ngames = {TINY}\n')
+    unique = list(dict.fromkeys(examples + questions))      # a question may be an example
+    ordered = sorted(enumerate(unique),
+                     key=lambda kv: shlex.split(kv[1])[1] == "replay")
+    for k, cmd in ordered:
+        args = tiny(cmd, tmp_path, k)
+        res = invoke(*args)
+        assert res.exit_code == 0, f"{cmd}\n-> tricksim {' '.join(args)}\n{res.output}"
