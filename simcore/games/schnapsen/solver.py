@@ -69,7 +69,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 TT_MIN_CARDS = 0
 NODES_COL = W_COLS - 1   # the keys row's last word counts the nodes searched
 
-PIMC_WORLDS = 16        # default worlds per decision
+PIMC_WORLDS = 8         # default worlds per decision
 PIMC_MAX_WORLDS = 1024
 _DECK = np.int64((1 << 20) - 1)
 
