@@ -40,8 +40,10 @@ action back:
   - a card: that card; marriage then king: ``Marriage``; exchange: ``TrumpExchange``;
   - marriage then queen: the other engine cannot lead the queen of a marriage, so the
     king is led (counted as ``queen_for_king``);
-  - close: the other engine has no closing; the adapter plays the card its player would
-    lead after the close (counted as ``close_mapped``);
+  - close: the other engine has no closing; the adapter asks the player again with the
+    turn's step word set past the close (``S_STEP = T_CLOSED``: the talon stays open, and
+    close, exchange and claim are not offered) and plays its choice (counted as
+    ``close_mapped``);
   - claim: the other engine ends the game by itself, so a claim on reaching 66 never
     comes up there (the game is already over); a claim after a marriage, or any other
     claim, is replaced by the lowest legal card (after a marriage: its king) (counted as
@@ -72,7 +74,8 @@ import simcore                                             # noqa: E402
 from common import write                                   # noqa: E402
 from simcore.games.schnapsen import GAME                   # noqa: E402
 from simcore.games.schnapsen.engine import (A_CLAIM, A_CLOSE, A_EXCHANGE,  # noqa: E402
-                                            A_MARRIAGE, A_PASS, S_TRUMP,
+                                            A_MARRIAGE, A_PASS, S_STEP, S_TRUMP,
+                                            T_CLOSED,
                                             start_deal)
 from simcore.stats import mean_ci, rate_ci                 # noqa: E402
 
@@ -157,8 +160,10 @@ class TricksimBot(Bot):
         eng = self.eng
         a = self._choose(st)
         if a == A_CLOSE:
+            # no closing there: ask again with the turn's step set past the close (the
+            # talon stays open; exchange and claim are then not offered either)
             self.counts["close_mapped"] += 1
-            eng.apply(st, A_CLOSE)
+            st[S_STEP] = T_CLOSED
             a = self._choose(st)
         if a in (A_CLAIM, A_PASS):
             self.counts["claim_mapped"] += 1
