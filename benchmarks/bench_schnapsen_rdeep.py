@@ -35,8 +35,10 @@ cards (``engine.start_deal``; the tricksim players read only what their seat see
 ``pimc`` re-deals the cards its seat cannot see), and at every decision replays the game's
 tricks into it with ``apply`` (which checks each move is legal in tricksim: a divergence
 of the two rule sets would stop the run). tricksim's rules are ``austrian`` with
-``exchange_min_talon=2`` (as the other engine). Then it asks ``choose`` and maps the
-action back:
+``exchange_min_talon=2`` (as the other engine) and ``close_min_talon=10`` (the talon may
+be closed only before the first trick: the nearest tricksim rule set to one without
+closing, so that ``pimc``'s searches hardly ever count on a close, its own or the
+opponent's). Then it asks ``choose`` and maps the action back:
   - a card: that card; marriage then king: ``Marriage``; exchange: ``TrumpExchange``;
   - marriage then queen: the other engine cannot lead the queen of a marriage, so the
     king is led (counted as ``queen_for_king``);
@@ -201,7 +203,7 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="results file name")
     a = ap.parse_args()
-    rules = GAME.build_rules("austrian", None, ("exchange_min_talon=2",))
+    rules = GAME.build_rules("austrian", None, ("exchange_min_talon=2", "close_min_talon=10"))
     eng = simcore.engine("schnapsen", rules)
     eng.check_policy(a.policy)
     name = a.out or "schnapsen_rdeep_" + a.policy.split(":")[0]
@@ -216,7 +218,8 @@ def main():
                       f"--seed {a.seed}",
            "engine": "schnapsen 0.0.5 (PyPI)", "opponent": f"RdeepBot(num_samples="
            f"{a.samples}, depth={a.depth})", "policy": a.policy, "rules": "austrian, "
-           "exchange_min_talon=2; the other engine's: no closing, no claims"}
+           "exchange_min_talon=2, close_min_talon=10; the other engine's: no closing, "
+           "no claims"}
     scores, wins, points = [], 0, 0
     t_start = time.time()
     for i in range(a.pairs):
