@@ -71,10 +71,11 @@ WORK_ROWS = MAX_DEPTH + 2
 # work array layout: rows 0 .. MAX_DEPTH of states, one row per depth of action lists
 W_COLS = 64
 
-# transposition table: TT_ROWS rows of the work array after the stacks, 32 entries a row
+# transposition table: TT_ROWS rows of the work array after the stacks, 16 buckets a row
+# of two entries (the deepest kept, the newest)
 # (a 64-bit key and a packed value/bound each)
 TT_ROWS = 2048
-TT_MASK = TT_ROWS * 32 - 1
+TT_MASK = TT_ROWS * 16 - 1
 TT_BASE = 2 * WORK_ROWS + 4
 EXACT, LOWER, UPPER = 0, 1, 2
 NODES_COL = W_COLS - 1   # the keys row's last word counts the nodes searched
@@ -203,15 +204,20 @@ def _ab(r, work, d, alpha, beta, seat):
     # transposition table: values kept for seat 0, with the best action
     key = _key(st)
     slot = key & TT_MASK
-    tt = work[TT_BASE + (slot >> 5)]
-    col = (slot & 31) * 2
+    tt = work[TT_BASE + (slot >> 4)]
+    col = (slot & 15) * 4                  # a bucket: kept-deepest entry, newest entry
     sign = 1 if seat == 0 else -1
     first = -1
+    hit = -1
     if tt[col] == key:
-        packed = tt[col + 1]
+        hit = col
+    elif tt[col + 2] == key:
+        hit = col + 2
+    if hit >= 0:
+        packed = tt[hit + 1]
         v = sign * (((packed >> 2) & 15) - 4)
         flag = packed & 3
-        first = (packed >> 8) - 1
+        first = ((packed >> 8) & 31) - 1
         if seat != 0 and flag != EXACT:
             flag = LOWER + UPPER - flag
         if flag == EXACT:
@@ -261,8 +267,14 @@ def _ab(r, work, d, alpha, beta, seat):
         flag = EXACT
     if seat != 0 and flag != EXACT:
         flag = LOWER + UPPER - flag
-    tt[col] = key
-    tt[col + 1] = ((best_act + 1) << 8) | ((sign * best + 4) << 2) | flag
+    size = popcount(np.uint64(st[S_HAND] | st[S_HAND + 1])) + st[S_TALON_LEFT]
+    packed = (size << 16) | ((best_act + 1) << 8) | ((sign * best + 4) << 2) | flag
+    if tt[col] == key or size >= (tt[col + 1] >> 16):
+        tt[col] = key
+        tt[col + 1] = packed
+    else:
+        tt[col + 2] = key
+        tt[col + 3] = packed
     return best
 
 
