@@ -289,11 +289,17 @@ def _load_root(st, work):
 @njit(cache=True, _nrt=False)
 def solve(r, st, seat, work):
     """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+    return solve_from(r, st, seat, work, 0)
+
+
+@njit(cache=True, _nrt=False)
+def solve_from(r, st, seat, work, guess):
+    """``solve`` starting its null-window tests at ``guess`` (a good guess saves tests)."""
     _load_root(st, work)
-    # MTD(f) on the integer values: null-window tests, win or loss first
+    # MTD(f) on the integer values: null-window tests from the guess (0: win or loss first)
     lo = -3
     hi = 3
-    g = 0
+    g = guess
     while lo < hi:
         b = g if g > lo + 1 else lo + 1
         g = _ab(r, work, 0, b - 1, b, seat)
@@ -428,8 +434,10 @@ def pimc_choose(r, st, worlds, work):
     if st[S_PHASE] == AFTER_LAST:   # claim or pass: nothing hidden changes the outcome
         worlds = 1
     total = work[2 * WORK_ROWS + 2]
+    last = total[MAX_LEGAL:]        # each action's value in the last world: the next guess
     for i in range(n):
         total[i] = 0
+        last[i] = 0
     world = work[2 * WORK_ROWS + 3]
     cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
     top = work[WORK_ROWS - 1]
@@ -441,7 +449,8 @@ def pimc_choose(r, st, worlds, work):
             for w in range(N_DEAL_WORDS):
                 top[w] = world[w]
             apply_action(r, top, acts[i])
-            v = solve(r, top, seat, work)
+            v = solve_from(r, top, seat, work, last[i])
+            last[i] = v
             total[i] += v
             if acts[i] == A_CLOSE and v < worst_close:
                 worst_close = v
