@@ -83,3 +83,28 @@ def test_pimc_bad_name_is_one_line():
         GAME.policy_ids(["pimc:worlds=0"], rules)
     with pytest.raises(RulesError, match="unknown policy 'best'"):
         GAME.policy_ids(["best"], rules)
+
+
+def test_search_decisions_counts_the_searching_seats_decisions():
+    # the batch run's aggregate equals the decisions the pimc seat takes when the same
+    # matches are played through the per-decision API; nobody searching: no such key
+    rules = GAME.build_rules("austrian", None, ("match_points=2",))
+    names, ids = GAME.policy_ids(["heuristic", "pimc:worlds=1"], rules)
+    eng = GAME.engine(rules)
+    expected = 0
+    for idx in range(3):
+        s = eng.new(5, idx)
+        while True:
+            while not eng.deal_over(s):
+                expected += eng.to_move(s) == 1
+                eng.apply(s, eng.choose(names[eng.to_move(s)], s))
+            if eng.game_over(s):
+                break
+            eng.next_deal(s)
+    assert expected > 0
+    for summary_only in (False, True):
+        agg = GAME.aggregate(GAME.run_chunk(rules, ids, 5, 0, 3, summary_only), rules)
+        assert agg["search_decisions"] == expected
+    _, plain = GAME.policy_ids(["heuristic", "random"], rules)
+    assert "search_decisions" not in GAME.aggregate(GAME.run_chunk(rules, plain, 5, 0, 3),
+                                                    rules)

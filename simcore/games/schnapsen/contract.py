@@ -64,6 +64,8 @@ def contract(rules) -> GameContract:
         advantages=(Advantage("dealer_deal_win_rate", "dealer_advantage", "deal_win"),),
         metric_sections=("game", "deal_ends"), count_metrics=("matches", "deals"),
         mean_metrics=("deals_per_match", "marriages_per_deal", "exchanges_per_deal"),
+        # pimc (its default parameters) beats the heuristic on paired matches (docs/schnapsen.md)
+        strongest_policy="pimc",
         tables={"games": ("index", "deals", "winner", "first_dealer", "match_points_0",
                           "match_points_1"),
                 "deals": deal_columns}, game_reader=_read)

@@ -6,7 +6,8 @@ from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .engine import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
 from .play import (A_DEALER_WINS, A_DEALS, A_DEALS_SQ, A_ENDINGS, BLOCK, DEAL_COLUMNS,
-                   N_DEAL_COLUMNS, SEAT_SUMS, play_aggregate, play_batch)
+                   N_DEAL_COLUMNS, SEAT_SUMS, play_aggregate, play_batch,
+                   play_batch_w)
 from .policies import POLICIES
 from .rules import RULEBOOK, max_deals, rules_array
 
@@ -74,13 +75,20 @@ class Schnapsen(Game):
         winner = np.zeros(count, np.int8)
         first_dealer = np.zeros(count, np.int8)
         left = np.zeros((count, 2), np.int16)
+        searched = np.zeros(count, np.int64)
         parts = []
         step = max(1, _ROW_BUDGET // md)
         for s in range(0, count, step):
             n = min(step, count - s)
             rows = np.zeros((n, md, N_DEAL_COLUMNS), np.int16)
-            play_batch(ra, policy_ids, np.uint64(seed), start + s, n, rows, deals[s:s + n],
-                       winner[s:s + n], first_dealer[s:s + n], left[s:s + n])
+            if searching:
+                play_batch_w(ra, policy_ids, np.uint64(seed), start + s, n, rows,
+                             deals[s:s + n], winner[s:s + n], first_dealer[s:s + n],
+                             left[s:s + n], searched[s:s + n])
+            else:
+                play_batch(ra, policy_ids, np.uint64(seed), start + s, n, rows,
+                           deals[s:s + n], winner[s:s + n], first_dealer[s:s + n],
+                           left[s:s + n])
             parts.append(rows[np.arange(md)[None, :] < deals[s:s + n, None]])
         flat = np.concatenate(parts) if parts else np.zeros((0, N_DEAL_COLUMNS), np.int16)
         index = np.arange(start, start + count, dtype=np.int64)
@@ -92,7 +100,10 @@ class Schnapsen(Game):
             deal_tab[name] = flat[:, i]
         games = {"index": index, "deals": deals, "winner": winner,
                  "first_dealer": first_dealer, "match_points": left}
-        return {"games": games, "deals": deal_tab}
+        chunk = {"games": games, "deals": deal_tab}
+        if searching:       # the decisions the searching seats took (an int aggregate)
+            chunk["search_decisions"] = int(searched.sum())
+        return chunk
 
     def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
         """``aggregate`` of the chunk's tables, summed inside the kernel without building
@@ -140,7 +151,7 @@ class Schnapsen(Game):
         mar = np.stack([d["marriages_0"], d["marriages_1"]], axis=1).astype(np.int64)
         mc = np.stack([d["marriages_counted_0"], d["marriages_counted_1"]], axis=1)
         ex = np.stack([d["exchanges_0"], d["exchanges_1"]], axis=1).astype(np.int64)
-        return {
+        agg = {
             "matches": len(nd),
             "match_wins": (g["winner"][:, None] == seats).sum(axis=0),
             "deals": nd.sum(),
@@ -161,6 +172,9 @@ class Schnapsen(Game):
             "seat_dealer_deals": (d["dealer"][:, None] == seats).sum(axis=0),
             "seat_dealer_wins": ((d["dealer"][:, None] == seats) & won).sum(axis=0),
         }
+        if "search_decisions" in chunk:
+            agg["search_decisions"] = chunk["search_decisions"]
+        return agg
 
     def summarize(self, agg, rules, policies):
         matches = int(agg["matches"])

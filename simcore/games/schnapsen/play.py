@@ -79,40 +79,56 @@ def play_match(r, policies, seed, index, st, rows):
 
 @njit(cache=True)
 def play_match_w(r, policies, seed, index, st, rows, work):
-    """``play_match`` for players that search (``pimc``): with the solver's scratch space."""
+    """``play_match`` for players that search (``pimc``): with the solver's scratch space.
+    Returns the number of deals and the decisions taken by searching seats."""
     init_game(r, st, seed, index)
     nd = 0
+    searched = 0
     while True:
-        apply_action(r, st, choose_w(r, st, policies[to_move(st)], work))
+        pid = policies[to_move(st)]
+        if pid & 7 == PIMC:
+            searched += 1
+        apply_action(r, st, choose_w(r, st, pid, work))
         if deal_over(st):
             write_row(st, rows[nd])
             nd += 1
             if game_over(st):
-                return nd
+                return nd, searched
             next_deal(r, st)
 
 
 @njit(cache=True, parallel=True)
 def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
                left):
-    """Play matches ``start .. start+count-1`` in parallel into the output arrays."""
-    search = False
-    for p in range(len(policies)):
-        search |= policies[p] & 7 == PIMC
-    block = BLOCK if not search else 1
-    for b in prange((count + block - 1) // block):
+    """Play matches ``start .. start+count-1`` in parallel into the output arrays (players
+    that do not search; see ``play_batch_w``)."""
+    for b in prange((count + BLOCK - 1) // BLOCK):
         st = np.empty(N_STATE, dtype=np.int64)
-        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
-        for g in range(b * block, min(count, (b + 1) * block)):
-            if search:
-                nd = play_match_w(r, policies, seed, start + g, st, deal_rows[g], work)
-            else:
-                nd = play_match(r, policies, seed, start + g, st, deal_rows[g])
+        for g in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            nd = play_match(r, policies, seed, start + g, st, deal_rows[g])
             deals[g] = nd
             winner[g] = match_winner(st)
             first_dealer[g] = st[S_FIRST_DEALER]
             left[g, 0] = st[S_MATCH]
             left[g, 1] = st[S_MATCH + 1]
+
+
+@njit(cache=True, parallel=True)
+def play_batch_w(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
+                 left, searched):
+    """``play_batch`` when a player searches: one match a task (a search's cost varies a
+    lot), each task with its solver scratch space; ``searched[g]``: the decisions match
+    ``g``'s searching seats took."""
+    for g in prange(count):
+        st = np.empty(N_STATE, dtype=np.int64)
+        work = np.zeros((new_work_rows(True), W_COLS), dtype=np.int64)
+        nd, k = play_match_w(r, policies, seed, start + g, st, deal_rows[g], work)
+        deals[g] = nd
+        searched[g] = k
+        winner[g] = match_winner(st)
+        first_dealer[g] = st[S_FIRST_DEALER]
+        left[g, 0] = st[S_MATCH]
+        left[g, 1] = st[S_MATCH + 1]
 
 
 @njit(cache=True, inline="always")

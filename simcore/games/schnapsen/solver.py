@@ -12,14 +12,25 @@ trick) and the scoring of failed closes and wrong claims. Resigning is left
 out (it concedes the match, not a deal value). Match points play no part.
 
 It is an alpha-beta search over the engine's own kernels (``legal_actions``,
-``apply_action`` on rows of a preallocated stack: a row copy is the undo), with
-move ordering (claims, marriages, exchange first; high cards first) and a
-window narrowed to the possible values (-3 .. 3). Equivalent cards are not
-merged: in Schnapsen no two cards are equivalent in general (every rank has
-its own card points, and king and queen are marriage halves), so merging
-would change values. No transposition table: positions recur only through
-transposed tricks whose points differ, and the search is already bounded by
-the small value range.
+``apply_action`` on rows of a preallocated stack: a row copy is the undo), run as
+MTD(f): null-window tests on the integer values, whether the seat wins first, then
+how much. Moves are ordered: the transposition table's best action first, then
+claims, marriages (trumps), exchange, cards by a cheap guess of their worth, close
+last. A seat that may claim with the target reached is scored as claiming at once
+(waiting can only add to the opponent's points and tricks, which a claim's value
+reads), without searching its other actions. The transposition table (32 entries
+a row of the work array, replaced always) keys what decides the value from a
+position (hands, talon, the card under it, step, who acts, points, marriage
+points, whether each seat has a trick, the close and its snapshot) and keeps a
+bound and the best action; it is kept between solves on the same ``work``, so one
+``work`` serves one rule set. The search kernels are compiled without reference
+counting (``_nrt=False``: they allocate nothing, and the increfs of the rows they
+slice were three quarters of the time).
+
+Equivalent cards are not merged: in Schnapsen no two cards are equivalent in
+general (adjacent cards of a suit win and lose the same tricks, but every rank has
+its own card points, which decide claims and schneider, and king and queen are
+marriage halves), so merging would change values.
 
 ``minimax(r, st, seat, work)`` is the same value by plain minimax over every
 legal action in engine order (tests compare the two).
@@ -45,12 +56,13 @@ from numba import njit
 
 from ...bits import lowest_bit, mix64, next_u64, popcount
 from .cards import CARD_POINTS
-from .engine import (S_CLOSER, S_LEADER, S_MARR, S_MARRIED, S_POINTS, S_SNAP_POINTS,
+from .rules import R_AT_CLOSE, R_SCHNEIDER, R_TARGET
+from .engine import (S_CLOSER, S_LEADER, S_MARR, LEAD, S_MARRIED, S_POINTS, S_SNAP_POINTS,
                      S_SNAP_TRICKS, S_TRICKS, A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
                      FOLLOW, MAX_LEGAL, OVER, S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_PHASE,
                      S_PLAYED, S_RNG, S_SHOWN, S_STEP, S_TALON, S_TALON_LEFT, S_TRUMP,
                      S_TRUMP_CARD, S_VOID, S_WINNER, apply_action, follower_wins,
-                     legal_actions, to_move)
+                     counted, legal_actions, may_claim, score_claim, to_move)
 
 # words of the state a deal's search changes (the match fields after S_RNG are left)
 N_DEAL_WORDS = S_RNG
@@ -59,14 +71,16 @@ WORK_ROWS = MAX_DEPTH + 2
 # work array layout: rows 0 .. MAX_DEPTH of states, one row per depth of action lists
 W_COLS = 64
 
-# transposition table: TT_ROWS rows of the work array after the stacks, 32 entries a row
+# transposition table: TT_ROWS rows of the work array after the stacks, 16 buckets a row
+# of two entries (the deepest kept, the newest)
 # (a 64-bit key and a packed value/bound each)
 TT_ROWS = 2048
-TT_MASK = TT_ROWS * 32 - 1
+TT_MASK = TT_ROWS * 16 - 1
 TT_BASE = 2 * WORK_ROWS + 4
 EXACT, LOWER, UPPER = 0, 1, 2
+NODES_COL = W_COLS - 1   # the keys row's last word counts the nodes searched
 
-PIMC_WORLDS = 16        # default worlds per decision
+PIMC_WORLDS = 8         # default worlds per decision
 PIMC_MAX_WORLDS = 1024
 _DECK = np.int64((1 << 20) - 1)
 
@@ -139,21 +153,71 @@ _SIG_AB = "int64(int64[::1], int64[:, ::1], int64, int64, int64, int64)"
 _SIG_MM = "int64(int64[::1], int64[:, ::1], int64, int64)"
 
 
-@njit(_SIG_AB, cache=True)
+@njit(cache=True, inline="always")
+def _claim_value(r, st, seat):
+    """The value for ``seat`` when the seat to move may claim and has reached the target
+    (then claiming at once is its best action: waiting can only add to the opponent's
+    points and tricks, which the claim's value reads), else 0 (no deal value is 0)."""
+    if st[S_PHASE] != LEAD or not may_claim(st):
+        return 0
+    p = to_move(st)
+    mine = counted(st, p)
+    if mine < r[R_TARGET]:
+        return 0
+    o = 1 - p
+    w, gp, _ = score_claim(p, mine, r[R_TARGET], st[S_CLOSER], r[R_AT_CLOSE] != 0,
+                           counted(st, o), st[S_TRICKS + o], st[S_SNAP_POINTS],
+                           st[S_SNAP_TRICKS], r[R_SCHNEIDER])
+    return gp if w == seat else -gp
+
+
+@njit(cache=True, inline="always")
+def _ordered_actions(r, st, acts, keys, first):
+    """The legal actions but resign into ``acts``, best guess first (``first``, the
+    transposition table's best action, ahead of all when >= 0); returns how many."""
+    n = legal_actions(r, st, acts) - 1          # resign is last: left out
+    for i in range(n):
+        keys[i] = 10000 if acts[i] == first else _order_key(st, acts[i])
+    # insertion sort, highest key first
+    for i in range(1, n):
+        a = acts[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            acts[j + 1] = acts[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        acts[j + 1] = a
+        keys[j + 1] = k
+    return n
+
+
+@njit(_SIG_AB, cache=True, _nrt=False)
 def _ab(r, work, d, alpha, beta, seat):
     st = work[d]
+    work[2 * WORK_ROWS, NODES_COL] += 1
     if st[S_PHASE] == OVER:
         return _value(st, seat)
-    # transposition table, values kept for seat 0
+    c = _claim_value(r, st, seat)
+    if c != 0:
+        return c
+    # transposition table: values kept for seat 0, with the best action
     key = _key(st)
     slot = key & TT_MASK
-    tt = work[TT_BASE + (slot >> 5)]
-    col = (slot & 31) * 2
+    tt = work[TT_BASE + (slot >> 4)]
+    col = (slot & 15) * 4                  # a bucket: kept-deepest entry, newest entry
     sign = 1 if seat == 0 else -1
+    first = -1
+    hit = -1
     if tt[col] == key:
-        packed = tt[col + 1]
-        v = sign * ((packed >> 2) - 4)
+        hit = col
+    elif tt[col + 2] == key:
+        hit = col + 2
+    if hit >= 0:
+        packed = tt[hit + 1]
+        v = sign * (((packed >> 2) & 15) - 4)
         flag = packed & 3
+        first = ((packed >> 8) & 31) - 1
         if seat != 0 and flag != EXACT:
             flag = LOWER + UPPER - flag
         if flag == EXACT:
@@ -171,24 +235,11 @@ def _ab(r, work, d, alpha, beta, seat):
     alpha0 = alpha
     beta0 = beta
     acts = work[WORK_ROWS + d]
-    n = legal_actions(r, st, acts) - 1          # resign is last: left out
-    keys = work[2 * WORK_ROWS]
-    for i in range(n):
-        keys[i] = _order_key(st, acts[i])
-    # insertion sort, highest key first
-    for i in range(1, n):
-        a = acts[i]
-        k = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < k:
-            acts[j + 1] = acts[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        acts[j + 1] = a
-        keys[j + 1] = k
+    n = _ordered_actions(r, st, acts, work[2 * WORK_ROWS], first)
     maxing = to_move(st) == seat
     child = work[d + 1]
     best = -4 if maxing else 4
+    best_act = acts[0]
     for i in range(n):
         for w in range(N_DEAL_WORDS):
             child[w] = st[w]
@@ -197,11 +248,13 @@ def _ab(r, work, d, alpha, beta, seat):
         if maxing:
             if v > best:
                 best = v
+                best_act = acts[i]
                 if v > alpha:
                     alpha = v
         else:
             if v < best:
                 best = v
+                best_act = acts[i]
                 if v < beta:
                     beta = v
         if alpha >= beta:
@@ -214,8 +267,14 @@ def _ab(r, work, d, alpha, beta, seat):
         flag = EXACT
     if seat != 0 and flag != EXACT:
         flag = LOWER + UPPER - flag
-    tt[col] = key
-    tt[col + 1] = ((sign * best + 4) << 2) | flag
+    size = popcount(np.uint64(st[S_HAND] | st[S_HAND + 1])) + st[S_TALON_LEFT]
+    packed = (size << 16) | ((best_act + 1) << 8) | ((sign * best + 4) << 2) | flag
+    if tt[col] == key or size >= (tt[col + 1] >> 16):
+        tt[col] = key
+        tt[col + 1] = packed
+    else:
+        tt[col + 2] = key
+        tt[col + 3] = packed
     return best
 
 
@@ -227,14 +286,31 @@ def _load_root(st, work):
         row[w] = st[w]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve(r, st, seat, work):
     """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+    return solve_from(r, st, seat, work, 0)
+
+
+@njit(cache=True, _nrt=False)
+def solve_from(r, st, seat, work, guess):
+    """``solve`` starting its null-window tests at ``guess`` (a good guess saves tests)."""
     _load_root(st, work)
-    return _ab(r, work, 0, -3, 3, seat)
+    # MTD(f) on the integer values: null-window tests from the guess (0: win or loss first)
+    lo = -3
+    hi = 3
+    g = guess
+    while lo < hi:
+        b = g if g > lo + 1 else lo + 1
+        g = _ab(r, work, 0, b - 1, b, seat)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return lo
 
 
-@njit(_SIG_MM, cache=True)
+@njit(_SIG_MM, cache=True, _nrt=False)
 def _mm(r, work, d, seat):
     st = work[d]
     if st[S_PHASE] == OVER:
@@ -254,14 +330,14 @@ def _mm(r, work, d, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def minimax(r, st, seat, work):
     """The same value as ``solve`` by plain minimax (every action, no pruning)."""
     _load_root(st, work)
     return _mm(r, work, 0, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_actions(r, st, work, acts, values):
     """Value of each legal action but resign of the seat to move (for that seat), into
     ``values``; the actions into ``acts``; returns how many."""
@@ -347,7 +423,7 @@ def sample_world(st, seat, rng, world, cards):
     return rng
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pimc_choose(r, st, worlds, work):
     """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module)."""
     seat = to_move(st)
@@ -358,8 +434,10 @@ def pimc_choose(r, st, worlds, work):
     if st[S_PHASE] == AFTER_LAST:   # claim or pass: nothing hidden changes the outcome
         worlds = 1
     total = work[2 * WORK_ROWS + 2]
+    last = total[MAX_LEGAL:]        # each action's value in the last world: the next guess
     for i in range(n):
         total[i] = 0
+        last[i] = 0
     world = work[2 * WORK_ROWS + 3]
     cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
     top = work[WORK_ROWS - 1]
@@ -371,7 +449,8 @@ def pimc_choose(r, st, worlds, work):
             for w in range(N_DEAL_WORDS):
                 top[w] = world[w]
             apply_action(r, top, acts[i])
-            v = solve(r, top, seat, work)
+            v = solve_from(r, top, seat, work, last[i])
+            last[i] = v
             total[i] += v
             if acts[i] == A_CLOSE and v < worst_close:
                 worst_close = v
