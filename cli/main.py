@@ -396,7 +396,8 @@ def rules(game, preset, players):
     for r in rows:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
     click.echo("policies (--policy; parameters in the name, e.g. pimc:worlds=32):")
-    for line in get_game(game).policy_help():
+    from simcore.games import get_policy_help
+    for line in get_policy_help(game):
         click.echo("  " + line)
 
 

@@ -28,6 +28,20 @@ def get_rulebook(name: str):
     return import_module(REGISTRY[name] + ".rules").RULEBOOK
 
 
+def get_policy_help(name: str) -> list[str]:
+    """A game's players, one line each (``<game>/players.py``), without importing its
+    kernels; a game without that module lists its policy names."""
+    if name not in REGISTRY:
+        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
+    try:
+        module = import_module(REGISTRY[name] + ".players")
+    except ModuleNotFoundError as exc:
+        if exc.name != REGISTRY[name] + ".players":
+            raise
+        return list(get_game(name).policies)
+    return module.policy_help()
+
+
 def game_names():
     """Names of all registered games."""
     return list(REGISTRY)

@@ -45,8 +45,9 @@ class Game:
 
     def policy_help(self) -> list[str]:
         """One line per policy: its name, its parameters with their defaults and what
-        it does (``tricksim rules GAME`` prints these)."""
-        return list(self.policies)
+        it does (``tricksim rules GAME`` prints these; from ``<game>/players.py``)."""
+        from . import get_policy_help
+        return get_policy_help(self.name)
 
     # ----- rules -------------------------------------------------------
     def build_rules(self, preset=None, rules_file=None, assignments=(), players=None) -> RuleSet:

@@ -23,20 +23,6 @@ class Schadenfreude(Game):
     def seats(self, rules):
         return rules["players"]
 
-    def policy_help(self):
-        from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,
-                                  PIMC_PLAYOUT, PIMC_WORLDS)
-        return ["random     a legal card at random",
-                "heuristic  a hand-written player: weighs each card's chance to take the "
-                "trick against what the points would do to its total (reads limit, pairs "
-                "and all_bust)",
-                f"pimc[:worlds=N,depth=D,playout=P]  samples N worlds of the unseen cards "
-                f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
-                f"saw; values each card in each world with all cards open: max-n search D "
-                f"tricks deep (default {PIMC_DEPTH}: the card alone; {PIMC_MAX_DEPTH}: to "
-                f"the round's end), then P=1 the heuristic plays the round out (default "
-                f"{PIMC_PLAYOUT}) or P=0 the totals are evaluated; plays the best mean"]
-
     def policy_ids(self, names, rules):
         """Resolve a policy list: one name for every seat or one per seat; ``pimc`` takes
         its parameters in the name (``pimc:worlds=16,depth=2``; a list split at its

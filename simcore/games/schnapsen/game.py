@@ -33,16 +33,6 @@ class Schnapsen(Game):
     extra_tables = ("deals",)
     search_policies = ("pimc:worlds=2",)
 
-    def policy_help(self):
-        from .policies import PIMC_MAX_WORLDS, PIMC_WORLDS
-        return ["random     a legal action at random",
-                "heuristic  a hand-written player: trump control, marriages, closing "
-                "and claims by simple rules",
-                "sloppy     the heuristic that forgets to claim",
-                f"pimc[:worlds=N]  samples N worlds of the unseen cards (default "
-                f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, "
-                "solves each with all cards open, plays the best mean"]
-
     def seats(self, rules):
         return 2
 

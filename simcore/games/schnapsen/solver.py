@@ -80,8 +80,7 @@ TT_BASE = 2 * WORK_ROWS + 4
 EXACT, LOWER, UPPER = 0, 1, 2
 NODES_COL = W_COLS - 1   # the keys row's last word counts the nodes searched
 
-PIMC_WORLDS = 8         # default worlds per decision
-PIMC_MAX_WORLDS = 1024
+from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS  # noqa: E402,F401
 _DECK = np.int64((1 << 20) - 1)
 
 

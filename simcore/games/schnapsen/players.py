@@ -1,0 +1,15 @@
+"""Schnapsen's players as ``tricksim rules`` lists them (no imports of the kernels:
+the rules listing stays fast)."""
+from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS
+
+
+def policy_help() -> list[str]:
+    """One line per policy: its name, parameters with defaults, and what it does."""
+    return ["random     a legal action at random",
+            "heuristic  a hand-written player: trump control, marriages, closing and "
+            "claims by simple rules",
+            "sloppy     the heuristic with a 10% chance per claim of miscounting by up to "
+            "10 points (what miscounting costs)",
+            f"pimc[:worlds=N]  samples N worlds of the unseen cards (default {PIMC_WORLDS}, "
+            f"1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves each with all "
+            "cards open, plays the best mean"]
