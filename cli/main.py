@@ -543,6 +543,11 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
                f"{out_dir}/batch.csv", err=True)
 
 
+from cli.analysis import register as _register_analysis  # noqa: E402
+
+_register_analysis(cli, rule_options, user_errors)
+
+
 def main():
     """Console-script entry point."""
     cli(prog_name="tricksim")
