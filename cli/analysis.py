@@ -119,3 +119,60 @@ def register(cli, rule_options, user_errors):
                    err=True)
 
     return hand
+
+
+def register_analyse(cli, user_errors):
+    """Add ``analyse`` to the ``tricksim`` group."""
+
+    @cli.command()
+    @click.argument("record_file", metavar="RECORD.jsonl", type=click.Path(dir_okay=False))
+    @click.option("--index", type=int, default=0, show_default=True,
+                  help="Which record of the file (from 0).")
+    @click.option("--deal", type=int, default=0, show_default=True,
+                  help="Which deal of the record (from 0).")
+    @click.option("--at", "at", type=int, required=True,
+                  help="The position after this many actions of the deal (0: its start).")
+    @click.option("--worlds", type=int, default=200, show_default=True,
+                  help="Worlds sampled consistent with what the seat to move sees.")
+    @click.option("--policy", default=None, metavar="P[,P...]",
+                  help="Who plays each world out (default: the game's strongest player).")
+    @click.option("--open", "exact", is_flag=True,
+                  help="The exact open-card value of each action instead (all cards known, "
+                       "as in the record).")
+    @click.option("--seed", type=int, default=1, show_default=True,
+                  help="Seed of the world sampling.")
+    @user_errors
+    def analyse(record_file, index, deal, at, worlds, policy, exact, seed):
+        """The position after action --at of deal --deal of record --index, seen by the
+        seat to move: every legal action with its mean score and win rate over --worlds
+        sampled worlds (each played out by --policy), or with --open its exact open-card
+        value; the best marked '*', the record's own action '<'.  The record is
+        replay-validated first (records of other programs that follow the contract work).
+
+        \b
+          tricksim analyse games.jsonl --index 0 --deal 0 --at 4
+          tricksim analyse games.jsonl --index 0 --deal 0 --at 4 --open
+        """
+        from simcore.analysis import analyse_position, position_table, read_record
+        _positive(worlds, "--worlds", 100_000)
+        if seed < 0 or seed >= 2**63:
+            raise TricksimError(f"--seed must be from 0 to 2**63-1, not {seed}")
+        rec = read_record(record_file, index)
+        t0 = time.perf_counter()
+        pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
+        took = time.perf_counter() - t0
+        click.echo(f"{rec['game']} record {index}, deal {deal}, after {at} action(s): seat "
+                   f"{pos.seat} to move")
+        if pos.exact:
+            click.echo("open-card values (every card known, as in the record), from seat "
+                       f"{pos.seat}'s view")
+        else:
+            click.echo(f"{pos.worlds} worlds consistent with seat {pos.seat}'s view "
+                       f"({pos.tries} drawn), each played out by "
+                       f"{policy or 'the strongest player'}; score and win as in "
+                       f"'tricksim hand {rec['game']}'")
+        click.echo(position_table(pos))
+        click.echo("the record played: " + (pos.actual or "nothing more (the deal ends here)")
+                   + ("" if pos.actual is None or pos.actual in pos.labels else
+                      " (not valued here)"))
+        click.echo(f"analysed in {took:.2f} s", err=True)

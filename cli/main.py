@@ -543,9 +543,10 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
                f"{out_dir}/batch.csv", err=True)
 
 
-from cli.analysis import register as _register_analysis  # noqa: E402
+from cli.analysis import register as _register_analysis, register_analyse  # noqa: E402
 
 _register_analysis(cli, rule_options, user_errors)
+register_analyse(cli, user_errors)
 
 
 def main():

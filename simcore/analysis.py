@@ -258,3 +258,133 @@ def plot_outcomes(labels, scores: np.ndarray, best: int, path, title: str) -> No
     ax.set_title(title)
     ax.legend(fontsize=8)
     _save(fig, path)
+
+
+# ----- positions ---------------------------------------------------------------------------
+def read_record(path, index: int) -> dict:
+    """Record ``index`` (from 0, blank lines skipped) of a JSON Lines file, replay-validated;
+    one TricksimError naming what is wrong."""
+    from .records import ReplayError, parse_line, replay_one
+    if index < 0:
+        raise TricksimError(f"--index must be 0 or more, not {index}")
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise TricksimError(f"cannot read '{path}': {exc.strerror or exc}") from None
+    k = -1
+    with fh:
+        for raw in fh:
+            if raw.strip():
+                k += 1
+                if k == index:
+                    break
+        else:
+            raise TricksimError(f"'{path}' holds {k + 1} record(s); --index {index} is not "
+                                f"among them (0 to {k})")
+    try:
+        rec = parse_line(raw)
+        replay_one(rec)
+    except ReplayError as exc:
+        raise TricksimError(f"record {index} of '{path}' does not replay: {exc}") from None
+    return rec
+
+
+@dataclass
+class Position:
+    """A recorded position and what every legal action of the seat to move is worth."""
+
+    seat: int
+    actions: list[int]
+    labels: list[str]
+    #: the action the record took here (its label), or None where the deal ends
+    actual: str | None
+    results: list[ChoiceResult]
+    best: int
+    worlds: int
+    tries: int
+    exact: bool
+
+
+def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | None,
+                     worlds: int, exact: bool, seed: int) -> Position:
+    """The position after action ``at`` of deal ``deal`` of ``record``, seen by the seat to
+    move: each legal action's open-card value (``exact``), or its mean score and win rate
+    over ``worlds`` sampled worlds consistent with the seat's observation, each played out
+    to the deal's end by ``policy`` (default: the contract's strongest player)."""
+    import importlib
+    from .games import get_game
+    g = get_game(game)
+    rules = g.rulebook.from_dict(record["rules"])
+    eng = g.engine(rules)
+    deals = record["deals"]
+    if not 0 <= deal < len(deals):
+        raise TricksimError(f"--deal {deal}: the record has {len(deals)} deal(s) "
+                            f"(0 to {len(deals) - 1})")
+    n_act = len(deals[deal]["actions"])
+    if not 0 <= at <= n_act:
+        raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
+                            "(the position after that many actions)")
+    st = eng.from_record(record, deal, at)
+    if eng.deal_over(st):
+        raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
+    seat = eng.to_move(st)
+    acts = eng.legal(st)
+    labels = [eng.describe(a) for a in acts]
+    actual = None
+    if at < n_act:
+        actual = eng.describe(eng.action_from_record(st, deals[deal]["actions"][at]))
+    if exact:
+        if not hasattr(eng, "open_values"):
+            raise TricksimError(f"--open: {game} has no open-card solver yet; analyse it "
+                                "with sampled worlds (without --open)")
+        vals = eng.open_values(st)
+        acts = [a for a in acts if a in vals]
+        labels = [eng.describe(a) for a in acts]
+        res = [ChoiceResult(lab, 1, math.nan, math.nan, math.nan, vals[a], math.nan, math.nan)
+               for a, lab in zip(acts, labels)]
+        best = max(range(len(res)), key=lambda i: res[i].mean)
+        for r in res:
+            r.diff = r.mean - res[best].mean
+            r.diff_low = r.diff_high = math.nan
+        return Position(seat, acts, labels, actual, res, best, 0, 0, True)
+    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    names = eng.policy_list(policy or g.contract(rules).strongest_policy)
+    info = mod.position_info(eng, record, deal, at, st)
+    rng = np.random.default_rng(seed)
+    scores = np.zeros((len(acts), worlds), np.int64)
+    wins = np.zeros((len(acts), worlds), np.int64)
+    got = tries = 0
+    while got < worlds and tries < 1000 * worlds:
+        tries += 1
+        w = mod.sample_world(eng, st, seat, rng, info)
+        if w is None:
+            continue
+        for j, a in enumerate(acts):
+            x = w.copy()
+            eng.apply(x, a)
+            while not eng.deal_over(x):
+                eng.apply(x, eng.choose(names[eng.to_move(x)], x))
+            scores[j, got], wins[j, got] = mod.outcome(eng, x, seat)
+        got += 1
+    if got == 0:
+        raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
+                            f"{tries:,} draws")
+    res, best = summarise(labels, scores[:, :got], wins[:, :got])
+    return Position(seat, acts, labels, actual, res, best, got, tries, False)
+
+
+def position_table(pos: Position) -> str:
+    """Every legal action with its value, the best marked ``*``, the record's own ``<``."""
+    rows = []
+    for i, r in enumerate(pos.results):
+        mark = ("*" if i == pos.best else " ") + ("<" if r.label == pos.actual else " ")
+        if pos.exact:
+            rows.append([mark, r.label, f"{r.mean:+.0f}",
+                         "best" if i == pos.best else f"{r.diff:+.0f}"])
+        else:
+            rows.append([mark, r.label, _num(r.mean), f"[{_num(r.mean_low)}, {_num(r.mean_high)}]",
+                         _pct(r.win), "best" if i == pos.best else _num(r.diff),
+                         "" if i == pos.best else f"[{_num(r.diff_low)}, {_num(r.diff_high)}]"])
+    head = (["", "action", "open-card value", "vs best"] if pos.exact else
+            ["", "action", "mean score", "95% CI", "P(win)", "vs best (paired)", "95% CI"])
+    return grid(head, rows)

@@ -112,3 +112,55 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0, deals,
                np.asarray(pids, np.int64), setup_.seat, setup_.extra["leader"], scores, wins)
     return scores, wins
+
+
+# ----- positions (tricksim analyse) ----------------------------------------------------------
+def position_info(eng, record, deal, at, st):
+    """Per seat the cards it cannot hold: every card of a suit led that it did not follow
+    (found by replaying the deal's first ``at`` actions)."""
+    from .cards import SUIT_MASK
+    from .engine import S_LEAD
+    x = eng.from_record(record, deal, 0)
+    voids = [0] * eng.seats
+    for item in record["deals"][deal]["actions"][:at]:
+        p = eng.to_move(x)
+        a = eng.action_from_record(x, item)
+        lead = int(x[S_LEAD])
+        if lead and a < 48 and not lead >> a & 1:
+            voids[p] |= lead
+        eng.apply(x, a)
+    return [v & int(sum(int(m) for m in SUIT_MASK)) for v in voids]
+
+
+def sample_world(eng, st, seat, rng, info):
+    """A copy of ``st`` whose other hands and set-aside cards are re-dealt uniformly,
+    keeping every hand's size; None when a seat gets a card of a suit it did not follow."""
+    from .engine import S_DECK, S_HAND
+    r = eng.r
+    n, hs = int(r[R_PLAYERS]), int(r[R_HAND])
+    nd = bin(int(r[R_DECK])).count("1")
+    aside = [int(c) for c in st[S_DECK + n * hs:S_DECK + nd]]
+    others = [p for p in range(n) if p != seat]
+    sizes = [bin(int(st[S_HAND + p])).count("1") for p in others]
+    pool = [c for p in others for c in mask_cards(int(st[S_HAND + p]))] + aside
+    perm = [int(c) for c in rng.permutation(pool)]
+    w = st.copy()
+    k = 0
+    for p, s in zip(others, sizes):
+        m = sum(1 << c for c in perm[k:k + s])
+        if m & info[p]:
+            return None
+        w[S_HAND + p] = m
+        k += s
+    for j, c in enumerate(perm[k:]):
+        w[S_DECK + n * hs + j] = c
+    w[S_RNG] = np.int64(rng.integers(0, 2**63))
+    return w
+
+
+def outcome(eng, st, seat):
+    """(round points, win as in ``hand``) of the finished round for ``seat``."""
+    r = eng.r
+    mine = int(st[S_POINTS + seat])
+    best = all(int(st[S_POINTS + p]) < mine for p in range(int(r[R_PLAYERS])) if p != seat)
+    return mine, int(best and mine <= int(r[R_LIMIT]))

@@ -168,3 +168,29 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
                np.asarray(pids, np.int64), setup_.seat, setup_.extra["dealer"], plans,
                scores, wins, new_work())
     return scores, wins
+
+
+# ----- positions (tricksim analyse) ----------------------------------------------------------
+def position_info(eng, record, deal, at, st):
+    """Nothing beyond the state: its void and shown-card words hold what the seat knows."""
+    return None
+
+
+def sample_world(eng, st, seat, rng, info):
+    """A copy of ``st`` with the cards hidden from ``seat`` (the opponent's unknown cards,
+    the talon) re-dealt uniformly among the deals consistent with what it sees (the
+    solver's ``sample_world``), with a fresh random stream."""
+    from .engine import S_RNG as _RNG
+    from .solver import sample_world as k_sample
+    world = st.copy()
+    cards = np.empty(32, np.int64)
+    k_sample(st, seat, np.uint64(rng.integers(0, 2**63)), world, cards)
+    world[_RNG] = np.int64(rng.integers(0, 2**63))
+    return world
+
+
+def outcome(eng, st, seat):
+    """(signed game points, win) of the scored deal for ``seat``."""
+    won = int(st[S_WINNER]) == seat
+    gp = int(st[S_GAME_POINTS])
+    return (gp if won else -gp), int(won)

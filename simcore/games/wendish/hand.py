@@ -207,3 +207,90 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
                             f"{'takes' if setup_.extra['want_taker'] else 'leaves'} the skat "
                             f"({failed} of {deals} deals tried {MAX_TRIES:,} times)")
     return scores, wins
+
+
+# ----- positions (tricksim analyse) ----------------------------------------------------------
+def position_info(eng, record, deal, at, st):
+    """Refuse what the world sampler does not handle (Officers' face-down cards, the
+    pickup and discard phases)."""
+    from .engine import P_LUST as _LUST
+    if int(st[ST_VARIANT]) == V_OFFICERS:
+        raise TricksimError("analyse does not handle Officers' positions yet (the face-down "
+                            "cards are not re-dealt)")
+    if int(st[ST_PHASE]) < _LUST:
+        raise TricksimError("analyse handles Wendish positions from the contract phase on "
+                            "(after the pickup and the discards); give a later --at")
+    return None
+
+
+def sample_world(eng, st, seat, rng, info):
+    """A copy of ``st`` whose cards hidden from ``seat`` (the other hands, and the
+    discards unless ``seat`` took the skat) are re-dealt uniformly, keeping every holding's
+    size; None when the draw breaks what ``seat`` knows (a card of a suit a seat did not
+    follow, QC away from the skat taker, discarded black queens, a different
+    observation).  Where the sides are still hidden the contract and sides follow the
+    black queens' holders (a normal game or, both in one hand, a quiet solo)."""
+    from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
+                         ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
+                         ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
+    from .engine import py_observe
+    n = int(st[ST_N])
+    holders = [ST_HAND + p for p in range(n) if p != seat]
+    taker = int(st[ST_TAKER])
+    if taker >= 0 and taker != seat:
+        holders.append(ST_DISCARDS)
+    sizes = [bin(int(st[h]) & 0xFFFFFFFF).count("1") for h in holders]
+    pool = [c for h in holders for c in mask_cards(int(st[h]) & 0xFFFFFFFF)]
+    perm = rng.permutation(pool)
+    w = st.copy()
+    k = 0
+    for h, s in zip(holders, sizes):
+        w[h] = sum(1 << int(c) for c in perm[k:k + s])
+        k += s
+    for p in range(n):
+        if p != seat and int(w[ST_HAND + p]) & int(st[ST_VOID + p]):
+            return None
+    if taker >= 0 and taker != seat:
+        if int(w[ST_DISCARDS]) & BLACK_QUEENS:
+            return None
+        if QC in pool and not int(w[ST_HAND + taker]) >> QC & 1:
+            return None
+
+    def holder(c, played_by):
+        if int(st[played_by]) >= 0:
+            return int(st[played_by])
+        for p in range(n):
+            if int(w[ST_HAND + p]) >> c & 1:
+                return p
+        return -1
+    if not int(st[ST_TEAMS_PUBLIC]) and int(st[ST_CONTRACT]) in (NORMAL, QUIET_SOLO) \
+            and int(st[ST_DECLARER]) != seat:
+        a, b = holder(QC, ST_QC_BY), holder(QS, ST_QS_BY)
+        if a < 0 or b < 0:
+            return None
+        if a == b:
+            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES], w[ST_TEAM0] = QUIET_SOLO, a, a, 1 << a
+        else:
+            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES] = NORMAL, -1, -1
+            w[ST_TEAM0] = (1 << a) | (1 << b)
+    elif int(st[ST_CONTRACT]) == WEDDING and int(st[ST_CALLED]) >= 0 \
+            and not int(st[ST_TEAMS_PUBLIC]):
+        c = holder(int(st[ST_CALLED]), ST_CALLED_BY)
+        if c < 0:
+            return None
+        w[ST_TEAM0] = (1 << int(st[ST_DECLARER])) | (1 << c)
+    o1 = np.zeros(80, np.int64)
+    o2 = np.zeros(80, np.int64)
+    py_observe(eng.r, st, seat, o1)
+    py_observe(eng.r, w, seat, o2)
+    if not np.array_equal(o1, o2):
+        return None
+    w[ST_RNG] = np.int64(rng.integers(0, 2**63))
+    return w
+
+
+def outcome(eng, st, seat):
+    """(score change, win) of the finished deal for ``seat``."""
+    in0 = (int(st[ST_TEAM0]) >> seat) & 1 == 1
+    wn = int(st[ST_WINNER])
+    return int(st[ST_DELTA + seat]), int((wn == 0 and in0) or (wn == 1 and not in0))
