@@ -221,20 +221,20 @@ def distribution(scores: np.ndarray) -> list[tuple[int, int, float]]:
     return [(int(v), int(c), c / n) for v, c in zip(vals, counts)]
 
 
-def distribution_table(scores: np.ndarray, label: str, max_rows: int = 15) -> str:
-    """The outcome distribution of one choice as a small table (the rarest merged into
-    ranges when there are more than ``max_rows`` values)."""
+def distribution_table(scores: np.ndarray, label: str, max_rows: int = 30) -> str:
+    """The outcome distribution of one choice as a small table (equal-width ranges of
+    scores when there are more than ``max_rows`` distinct values)."""
     dist = distribution(scores)
-    if len(dist) > max_rows:        # equal-count bins over the sorted scores
-        edges = np.quantile(scores, np.linspace(0, 1, max_rows + 1))
-        edges = np.unique(np.round(edges).astype(np.int64))
+    if len(dist) > max_rows:        # equal-width ranges of whole scores
+        lo, hi = int(scores.min()), int(scores.max())
+        width = -(-(hi - lo + 1) // max_rows)
         rows = []
-        for a, b in zip(edges[:-1], edges[1:]):
-            last = b == edges[-1]
-            m = (scores >= a) & ((scores <= b) if last else (scores < b))
-            hi = b if last else b - 1
-            rows.append([f"{a} .. {hi}" if hi > a else f"{a}", int(m.sum()),
-                         f"{100 * m.mean():.1f}%"])
+        for a in range(lo - lo % width, hi + 1, width):
+            b = min(a + width - 1, hi)
+            m = (scores >= a) & (scores <= b)
+            if m.any():
+                rows.append([f"{a} .. {b}" if b > a else f"{a}", int(m.sum()),
+                             f"{100 * m.mean():.1f}%"])
     else:
         rows = [[str(v), c, f"{100 * s:.1f}%"] for v, c, s in dist]
     return f"outcomes of '{label}':\n" + grid(["score", "deals", "share"], rows)
