@@ -324,6 +324,10 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     if not 0 <= at <= n_act:
         raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
                             "(the position after that many actions)")
+    try:
+        names = eng.policy_list(policy or g.contract(rules).strongest_policy)
+    except ValueError as exc:
+        raise TricksimError(f"--policy: {exc}") from None
     st = eng.from_record(record, deal, at)
     if eng.deal_over(st):
         raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
@@ -348,7 +352,8 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
             r.diff_low = r.diff_high = math.nan
         return Position(seat, acts, labels, actual, res, best, 0, 0, True)
     mod = importlib.import_module(f"simcore.games.{game}.hand")
-    names = eng.policy_list(policy or g.contract(rules).strongest_policy)
+    acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
+    labels = [eng.describe(a) for a in acts]
     info = mod.position_info(eng, record, deal, at, st)
     rng = np.random.default_rng(seed)
     scores = np.zeros((len(acts), worlds), np.int64)

@@ -43,7 +43,8 @@ def test_schnapsen_worlds_and_open(invoke, records):
     rec = json.loads(path.read_text().splitlines()[1])
     eng = engine("schnapsen")
     st = eng.from_record(rec, 0, 4)
-    assert len(rows) == len(eng.legal(st))
+    assert len(rows) == len(eng.legal(st)) - 1         # resign left out
+    assert "resign" not in res.stdout
     assert sum(r.startswith("*") for r in rows) == 1
     played = rec["deals"][0]["actions"][4]
     assert f"the record played: {eng.describe(eng.action_from_record(st, played))}" \
@@ -125,6 +126,7 @@ def test_worlds_keep_what_the_seat_sees(records):
     (["--at", "2", "--deal", "9"], ["--deal 9", "deal(s)"]),
     (["--at", "2", "--index", "7"], ["--index 7 is not among them"]),
     (["--at", "2", "--worlds", "0"], ["--worlds must be from 1"]),
+    (["--at", "2", "--policy", "nobody"], ["--policy", "unknown policy 'nobody'"]),
 ])
 def test_bad_position(invoke, records, extra, expected):
     one_error_line(invoke("analyse", records["schnapsen"], *extra), *expected)

@@ -15,7 +15,7 @@ from numba import njit
 from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...errors import TricksimError
 from .cards import SUITS, card_name, parse_card
-from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, LEAD, MAX_LEGAL, N_STATE,
+from .engine import (A_CLAIM, A_CLOSE, A_RESIGN, A_EXCHANGE, A_MARRIAGE, LEAD, MAX_LEGAL, N_STATE,
                      S_DEAL, S_FIRST_DEALER, S_GAME_POINTS, S_LEADER, S_MATCH, S_PHASE, S_RNG,
                      S_STEP, S_TRICKS, S_WINNER, T_CLOSED, T_MARRIED, T_START, apply_action,
                      deal_over, is_legal, legal_actions, marriage_suits, start_deal, to_move)
@@ -26,6 +26,8 @@ from .solver import new_work
 N_SLOTS = 20
 WIN_MEANS = "win = the hand's owner wins the deal (not the match)"
 SCORE_UNIT = "score = game points of the deal, + won / - lost (-3 .. +3)"
+#: actions ``tricksim analyse`` leaves out: resigning gives up the match, not the deal
+NOT_ANALYSED = (A_RESIGN,)
 
 
 @njit(cache=True, inline="always")
