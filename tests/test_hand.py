@@ -118,6 +118,8 @@ def test_paired_difference():
     (["wendish", "--hand", "QC", "--trump-card", "QS"], ["Schnapsen only"]),
     (["wendish", "--preset", "dreiwendsch", "--hand", "QC", "--leaves-skat"], ["impossible"]),
     (["wendish", "--preset", "sharp", "--hand", "9C"], ["not in this variant's pack"]),
+    (["wendish", "--preset", "dreiwendsch", "--hand", "QS", "--known", "1:QC", "--takes-skat"],
+     ["impossible: another seat holds QC"]),
     (["wendish", "--hand", "QC", "--known", "5:QS"], ["SEAT:CARDS"]),
     (["schadenfreude", "--players", "3", "--hand", "9C"], ["not in the deck"]),
     (["schnapsen", "--hand", "AH", "--deals", "0"], ["--deals must be from 1"]),

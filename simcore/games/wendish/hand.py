@@ -141,10 +141,8 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
     want = -1 if takes_skat is None else int(takes_skat)
     if skat and want == 0 and QC in own:
         raise TricksimError("impossible: the holder of QC takes the skat, and --hand holds QC")
-    if skat and want == 1 and QC not in own and any(QC in cards_of(x, "--known")
-                                                     for _, x in known):
-        if QS not in own:
-            raise TricksimError("impossible: another seat holds QC and takes the skat")
+    if skat and want == 1 and any(QC in cards_of(x, "--known") for _, x in known):
+        raise TricksimError("impossible: another seat holds QC and takes the skat")
     choices = [Choice("policy decides", np.array([0, -1, -1], np.int64))]
     notes = []
     takes = skat and (QC in own or want == 1)
