@@ -27,7 +27,7 @@ from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_ST
                      init_game, legal_actions, marriage_suits, next_deal as k_next_deal,
                      observe, start_deal, to_move as k_to_move, try_apply)
 from .policies import POLICIES, choose_w, parse_policy
-from .solver import new_work
+from .solver import new_work, solve_actions
 from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal,
                       hand_names, parse_item, parse_start, replay_record, talon_names)
 from .rules import rules_array
@@ -255,6 +255,17 @@ class Engine(EngineBase):
         if k_deal_over(state):
             raise ValueError("the deal is scored: no one is to act")
         return int(choose_w(self.r, state, pid, self._work))
+
+    def open_values(self, state) -> dict[int, float]:
+        """For the seat to move, every legal action's exact open-card value (all cards
+        known, as in the state): the deal's game points from that seat's view, -3 .. +3
+        (the solver's ``solve_actions``; resign, which leaves the deal, is left out)."""
+        if k_deal_over(state):
+            raise ValueError("the deal is scored: no one is to act")
+        acts = np.zeros(MAX_LEGAL, np.int64)
+        values = np.zeros(MAX_LEGAL, np.int64)
+        n = solve_actions(self.r, state, self._work, acts, values)
+        return {int(acts[i]): float(values[i]) for i in range(n)}
 
     # ----- records ------------------------------------------------------------------------------
     def action_to_record(self, state, action: int) -> list | None:

@@ -1,0 +1,178 @@
+"""``tricksim hand`` and ``tricksim analyse``: one hand, one position."""
+from __future__ import annotations
+
+import importlib
+import time
+
+import click
+
+from simcore.errors import TricksimError
+from simcore.games import game_names, get_game
+
+GAMES = click.Choice(game_names())
+
+
+def _hand_module(game: str):
+    return importlib.import_module(f"simcore.games.{game}.hand")
+
+
+def _policies(g, rules, policy):
+    """Policy names and kernel ids (default: the contract's strongest player)."""
+    strongest = g.contract(rules).strongest_policy
+    text = policy or strongest
+    names, ids = g.policy_ids(text.split(","), rules)
+    who = (f"{names[0]} in every seat" if len(set(names)) == 1
+           else ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+    if policy is None:
+        who += " (the strongest player under these rules)"
+    return names, ids, who
+
+
+def _positive(value, name, limit=10**8):
+    if value < 1 or value > limit:
+        raise TricksimError(f"{name} must be from 1 to {limit:,}, not {value}")
+
+
+def register(cli, rule_options, user_errors):
+    """Add ``hand`` and ``analyse`` to the ``tricksim`` group."""
+
+    @cli.command()
+    @click.argument("game", type=GAMES)
+    @rule_options
+    @click.option("--hand", "hand", required=True, metavar="CARDS",
+                  help="The owner's cards in the rule texts' notation (e.g. 'AH TH KC QC JD'; "
+                       "Officers': the face-up cards). Fewer than a full hand: the rest is dealt "
+                       "at random.")
+    @click.option("--seat", type=int, default=0, show_default=True, help="The owner's seat.")
+    @click.option("--dealer", type=int, default=None,
+                  help="Who deals (default: the seat before the owner, so the owner leads "
+                       "or bids first).")
+    @click.option("--trump-card", default=None, metavar="CARD",
+                  help="Schnapsen: the face-up trump card (default: random).")
+    @click.option("--takes-skat/--leaves-skat", "takes_skat", default=None,
+                  help="Dreiwendsch: whether the owner takes the skat (default: as the deal "
+                       "falls).")
+    @click.option("--known", multiple=True, metavar="SEAT:CARDS",
+                  help="Cards known to be in another seat's hand (repeatable).")
+    @click.option("--policy", default=None, metavar="P[,P...]",
+                  help="Players, one for every seat or one per seat (default: the game's "
+                       "strongest player).")
+    @click.option("--deals", type=int, default=10_000, show_default=True,
+                  help="Deals to play (every choice plays the same deals).")
+    @click.option("--seed", type=int, default=1, show_default=True,
+                  help="Seed of the random completion (deal i uses the stream of (seed, i)).")
+    @click.option("--out", type=click.Path(dir_okay=False), default=None,
+                  help="Write a PNG of the outcome distribution here.")
+    @user_errors
+    def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
+             takes_skat, known, policy, deals, seed, out):
+        """What are my chances with this hand?  Fix the owner's hand (and what else is
+        known), deal the rest at random, play --deals deals and report P(win), the mean
+        score with its 95% interval and the outcomes; where the owner has a choice at the
+        start (Schnapsen's first lead, Wendish contracts, Dreiwendsch discards), every
+        choice side by side on the same deals, the best marked with '*'.
+
+        \b
+          tricksim hand schnapsen --hand "AH TH KH QH JC" --trump-card JH
+          tricksim hand wendish --hand "QC QS QH JC AD TD AC AS"
+          tricksim hand wendish --preset dreiwendsch --hand "QC QH JD AD TD 9D AS TS KS AH"
+          tricksim hand wendish --preset officers --hand "QC JC AD TD AS AH KH 7C"
+          tricksim hand schadenfreude --players 4 --hand "9C 9S 9H 8C 8S 10W 0W -3C"
+        """
+        from simcore.analysis import choice_table, distribution_table, parse_known, \
+            plot_outcomes, summarise
+        from simcore.stats import check_output_path
+        g = get_game(game)
+        rules = g.build_rules(preset, rules_file, assignments, players)
+        _positive(deals, "--deals")
+        if seed < 0 or seed >= 2**64:
+            raise TricksimError(f"--seed must be from 0 to 2**64-1, not {seed}")
+        if out is not None:
+            check_output_path(out)
+        names, ids, who = _policies(g, rules, policy)
+        mod = _hand_module(game)
+        n = g.seats(rules)
+        su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
+                       takes_skat=takes_skat)
+        t0 = time.perf_counter()
+        scores, wins = mod.run(rules, su, ids, seed, deals)
+        took = time.perf_counter() - t0
+        labels = [c.label for c in su.choices]
+        results, best = summarise(labels, scores, wins)
+        for line in su.lines:
+            click.echo(line)
+        click.echo(f"players: {who}; {deals:,} deals, seed {seed}")
+        click.echo(f"{su.win_means}; {su.score_unit}")
+        click.echo("")
+        click.echo(choice_table(results, best, len(labels) > 1))
+        if len(labels) > 1:
+            click.echo("(* best mean score; every choice played on the same deals: 'vs best' "
+                       "is the paired difference of the mean score)")
+        for note in su.notes:
+            click.echo(f"note: {note}")
+        click.echo("")
+        click.echo(distribution_table(scores[best], labels[best]))
+        if out is not None:
+            plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
+            click.echo(f"wrote {out}")
+        click.echo(f"{deals:,} deals x {len(labels)} choice(s) played in {took:.2f} s",
+                   err=True)
+
+    return hand
+
+
+def register_analyse(cli, user_errors):
+    """Add ``analyse`` to the ``tricksim`` group."""
+
+    @cli.command()
+    @click.argument("record_file", metavar="RECORD.jsonl", type=click.Path(dir_okay=False))
+    @click.option("--index", type=int, default=0, show_default=True,
+                  help="Which record of the file (from 0).")
+    @click.option("--deal", type=int, default=0, show_default=True,
+                  help="Which deal of the record (from 0).")
+    @click.option("--at", "at", type=int, required=True,
+                  help="The position after this many actions of the deal (0: its start).")
+    @click.option("--worlds", type=int, default=200, show_default=True,
+                  help="Worlds sampled consistent with what the seat to move sees.")
+    @click.option("--policy", default=None, metavar="P[,P...]",
+                  help="Who plays each world out (default: the game's strongest player).")
+    @click.option("--open", "exact", is_flag=True,
+                  help="The exact open-card value of each action instead (all cards known, "
+                       "as in the record).")
+    @click.option("--seed", type=int, default=1, show_default=True,
+                  help="Seed of the world sampling.")
+    @user_errors
+    def analyse(record_file, index, deal, at, worlds, policy, exact, seed):
+        """The position after action --at of deal --deal of record --index, seen by the
+        seat to move: every legal action with its mean score and win rate over --worlds
+        sampled worlds (each played out by --policy), or with --open its exact open-card
+        value; the best marked '*', the record's own action '<'.  The record is
+        replay-validated first (records of other programs that follow the contract work).
+
+        \b
+          tricksim analyse games.jsonl --index 0 --deal 0 --at 4
+          tricksim analyse games.jsonl --index 0 --deal 0 --at 4 --open
+        """
+        from simcore.analysis import analyse_position, position_table, read_record
+        _positive(worlds, "--worlds", 100_000)
+        if seed < 0 or seed >= 2**63:
+            raise TricksimError(f"--seed must be from 0 to 2**63-1, not {seed}")
+        rec = read_record(record_file, index)
+        t0 = time.perf_counter()
+        pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
+        took = time.perf_counter() - t0
+        click.echo(f"{rec['game']} record {index}, deal {deal}, after {at} action(s): seat "
+                   f"{pos.seat} to move")
+        if pos.exact:
+            click.echo("open-card values (every card known, as in the record), from seat "
+                       f"{pos.seat}'s view")
+        else:
+            click.echo(f"{pos.worlds} worlds consistent with seat {pos.seat}'s view "
+                       f"({pos.tries} drawn), each played out by "
+                       f"{policy or 'the strongest player'}; score and win as in "
+                       f"'tricksim hand {rec['game']}'")
+        click.echo(position_table(pos))
+        click.echo("the record played: " + (pos.actual or "nothing more (the deal ends here)")
+                   + ("" if pos.actual is None or pos.actual in pos.labels else
+                      " (not valued here)"))
+        click.echo(f"analysed in {took:.2f} s", err=True)

@@ -1,0 +1,395 @@
+"""Hand and position analysis (``tricksim hand``, ``tricksim analyse``), the generic part.
+
+A game's ``hand.py`` knows its deal: it turns what the user fixed (a hand, cards known
+elsewhere, the dealer, ...) into a :class:`HandSetup` - a *template* of the deal's card
+slots (a card id where fixed, -1 where it is dealt at random), the cards left to deal,
+the owner's start choices as :class:`Choice` plans - and plays deals from it in a numba
+kernel (``play_hands``).  This module completes, summarises, prints and plots.
+
+Deal ``i`` of a run with seed ``s`` completes the template from ``game_stream(s, i)``,
+so a deal is reproducible by (seed, deal index) and every choice is played on the same
+deals (paired).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from .bits import game_stream, shuffle_inplace
+from .errors import TricksimError
+
+_Z = 1.959963984540054
+
+
+@dataclass
+class Choice:
+    """One start choice of the hand's owner: its label and the game's plan codes."""
+
+    label: str
+    plan: np.ndarray
+
+
+@dataclass
+class HandSetup:
+    """A partial deal fixed by the user, as a game's ``hand.setup`` builds it."""
+
+    game: str
+    seat: int
+    seats: int
+    #: the deal's card slots in the game's order: a card id, or -1 (dealt at random)
+    template: np.ndarray
+    #: the cards dealt at random into the free slots
+    free: np.ndarray
+    choices: list[Choice]
+    #: what "win" means for this game (one line)
+    win_means: str
+    #: the unit of the score (one line)
+    score_unit: str
+    #: lines describing the fixed deal
+    lines: list[str] = field(default_factory=list)
+    #: a note printed under the table (why there is no choice, ...)
+    notes: list[str] = field(default_factory=list)
+    #: game-specific settings (the dealer, ...)
+    extra: dict = field(default_factory=dict)
+
+
+def parse_cards(text: str, parse_card, what: str) -> list[int]:
+    """Card ids of a comma- or space-separated list in the rule texts' notation; one
+    TricksimError naming the first unknown card or a card given twice."""
+    names = [t for t in text.replace(",", " ").split() if t]
+    if not names:
+        raise TricksimError(f"{what}: no cards given")
+    out = []
+    for n in names:
+        c = parse_card(n)
+        if c in out:
+            raise TricksimError(f"{what}: {n} is given twice")
+        out.append(c)
+    return out
+
+
+def parse_known(items, seats: int) -> list[tuple[int, str]]:
+    """``SEAT:CARDS`` items (``--known``) as (seat, cards text)."""
+    out = []
+    for item in items:
+        seat, sep, cards = item.partition(":")
+        if not sep or not seat.strip().isdigit() or not 0 <= int(seat) < seats:
+            raise TricksimError(f"--known '{item}': give SEAT:CARDS with SEAT from 0 to "
+                                f"{seats - 1}")
+        out.append((int(seat), cards))
+    return out
+
+
+def place(template: np.ndarray, slots, cards, used: set, card_name, what: str) -> None:
+    """Put ``cards`` into the free ``slots`` of ``template`` (in order); one
+    TricksimError if a card is already placed elsewhere or there are too many."""
+    slots = [s for s in slots if template[s] < 0]
+    if len(cards) > len(slots):
+        raise TricksimError(f"{what}: {len(cards)} cards given, only {len(slots)} fit")
+    for s, c in zip(slots, cards):
+        if c in used:
+            raise TricksimError(f"{what}: {card_name(c)} is already placed elsewhere")
+        used.add(c)
+        template[s] = c
+
+
+def free_cards(template: np.ndarray, deck: list[int]) -> np.ndarray:
+    """The deck's cards not in the template, in id order."""
+    used = set(int(c) for c in template if c >= 0)
+    return np.array([c for c in deck if c not in used], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def complete(template, free, rng, out, scratch):
+    """Fill ``out`` with ``template`` and a uniform shuffle of ``free`` in its -1 slots;
+    returns the advanced stream."""
+    nf = free.shape[0]
+    for k in range(nf):
+        scratch[k] = free[k]
+    rng = shuffle_inplace(rng, scratch, nf)
+    j = 0
+    for k in range(template.shape[0]):
+        if template[k] < 0:
+            out[k] = scratch[j]
+            j += 1
+        else:
+            out[k] = template[k]
+    return rng
+
+
+@njit(cache=True, inline="always")
+def deal_stream(seed, i):
+    """The random stream of deal ``i`` of a hand run with ``seed``."""
+    return game_stream(seed, i)
+
+
+# ----- statistics ------------------------------------------------------------------------
+@dataclass
+class ChoiceResult:
+    """One choice's outcome over the deals."""
+
+    label: str
+    deals: int
+    win: float
+    win_low: float
+    win_high: float
+    mean: float
+    mean_low: float
+    mean_high: float
+    #: paired difference of the mean score to the best choice, with its 95% interval
+    diff: float = 0.0
+    diff_low: float = 0.0
+    diff_high: float = 0.0
+
+
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Rate with its 95% Wilson interval."""
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    p = k / n
+    d = 1 + _Z * _Z / n
+    c = (p + _Z * _Z / (2 * n)) / d
+    h = _Z * math.sqrt(p * (1 - p) / n + _Z * _Z / (4 * n * n)) / d
+    return p, max(0.0, c - h), min(1.0, c + h)
+
+
+def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean with its 95% normal interval (NaN bounds for fewer than 2 values)."""
+    n = len(x)
+    m = float(np.mean(x)) if n else math.nan
+    if n < 2:
+        return m, math.nan, math.nan
+    h = _Z * float(np.std(x, ddof=1)) / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def summarise(labels, scores: np.ndarray, wins: np.ndarray) -> tuple[list[ChoiceResult], int]:
+    """Per choice (rows of ``scores``/``wins``, one column per deal) the win rate and
+    mean score with intervals, and the paired difference to the best mean; returns the
+    results and the index of the best."""
+    res = []
+    for i, lab in enumerate(labels):
+        w = wilson(int(wins[i].sum()), wins.shape[1])
+        m = mean_interval(scores[i].astype(np.float64))
+        res.append(ChoiceResult(lab, scores.shape[1], *w, *m))
+    best = max(range(len(res)), key=lambda i: (res[i].mean, res[i].win, -i))
+    for i, r in enumerate(res):
+        d = mean_interval((scores[i] - scores[best]).astype(np.float64))
+        r.diff, r.diff_low, r.diff_high = d
+    return res, best
+
+
+def _pct(x) -> str:
+    return "n/a" if x != x else f"{100 * x:.1f}%"
+
+
+def _num(x) -> str:
+    return "n/a" if x != x else f"{x:+.3f}"
+
+
+def choice_table(results: list[ChoiceResult], best: int, paired: bool) -> str:
+    """The side-by-side table of the choices, the best marked with ``*``."""
+    head = ["choice", "P(win)", "95% CI", "mean score", "95% CI"]
+    if paired:
+        head += ["vs best (paired)", "95% CI"]
+    rows = []
+    for i, r in enumerate(results):
+        row = [("* " if i == best and paired else "  ") + r.label, _pct(r.win),
+               f"[{_pct(r.win_low)}, {_pct(r.win_high)}]", _num(r.mean),
+               f"[{_num(r.mean_low)}, {_num(r.mean_high)}]"]
+        if paired:
+            row += (["best", ""] if i == best else
+                    [_num(r.diff), f"[{_num(r.diff_low)}, {_num(r.diff_high)}]"])
+        rows.append(row)
+    return grid(head, rows)
+
+
+def grid(head, rows) -> str:
+    """A plain text table."""
+    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    line = lambda r: "  ".join(str(x).ljust(w[i]) for i, x in enumerate(r)).rstrip()  # noqa
+    return "\n".join([line(head), line(["-" * k for k in w])] + [line(r) for r in rows])
+
+
+def distribution(scores: np.ndarray) -> list[tuple[int, int, float]]:
+    """(score, count, share) of each distinct score, lowest first."""
+    vals, counts = np.unique(scores, return_counts=True)
+    n = len(scores)
+    return [(int(v), int(c), c / n) for v, c in zip(vals, counts)]
+
+
+def distribution_table(scores: np.ndarray, label: str, max_rows: int = 30) -> str:
+    """The outcome distribution of one choice as a small table (equal-width ranges of
+    scores when there are more than ``max_rows`` distinct values)."""
+    dist = distribution(scores)
+    if len(dist) > max_rows:        # equal-width ranges of whole scores
+        lo, hi = int(scores.min()), int(scores.max())
+        width = -(-(hi - lo + 1) // max_rows)
+        rows = []
+        for a in range(lo - lo % width, hi + 1, width):
+            b = min(a + width - 1, hi)
+            m = (scores >= a) & (scores <= b)
+            if m.any():
+                rows.append([f"{a} .. {b}" if b > a else f"{a}", int(m.sum()),
+                             f"{100 * m.mean():.1f}%"])
+    else:
+        rows = [[str(v), c, f"{100 * s:.1f}%"] for v, c, s in dist]
+    return f"outcomes of '{label}':\n" + grid(["score", "deals", "share"], rows)
+
+
+def plot_outcomes(labels, scores: np.ndarray, best: int, path, title: str) -> None:
+    """A PNG (written whole or not at all) of the score distribution per choice."""
+    from .plots import _save, plt
+    fig, ax = plt.subplots(figsize=(7, 4))
+    vals = np.unique(scores)
+    show = [best] + [i for i in range(len(labels)) if i != best][:5]
+    width = 0.8 / len(show)
+    for k, i in enumerate(show):
+        share = [(scores[i] == v).mean() for v in vals]
+        ax.bar(np.arange(len(vals)) + k * width, share, width,
+               label=labels[i] + (" (best)" if i == best and len(labels) > 1 else ""))
+    ax.set_xticks(np.arange(len(vals)) + 0.4 - width / 2)
+    ax.set_xticklabels([str(int(v)) for v in vals], rotation=90 if len(vals) > 20 else 0)
+    ax.set_xlabel("score")
+    ax.set_ylabel("share of deals")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+# ----- positions ---------------------------------------------------------------------------
+def read_record(path, index: int) -> dict:
+    """Record ``index`` (from 0, blank lines skipped) of a JSON Lines file, replay-validated;
+    one TricksimError naming what is wrong."""
+    from .records import ReplayError, parse_line, replay_one
+    if index < 0:
+        raise TricksimError(f"--index must be 0 or more, not {index}")
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise TricksimError(f"cannot read '{path}': {exc.strerror or exc}") from None
+    k = -1
+    with fh:
+        for raw in fh:
+            if raw.strip():
+                k += 1
+                if k == index:
+                    break
+        else:
+            raise TricksimError(f"'{path}' holds {k + 1} record(s); --index {index} is not "
+                                f"among them (0 to {k})")
+    try:
+        rec = parse_line(raw)
+        replay_one(rec)
+    except ReplayError as exc:
+        raise TricksimError(f"record {index} of '{path}' does not replay: {exc}") from None
+    return rec
+
+
+@dataclass
+class Position:
+    """A recorded position and what every legal action of the seat to move is worth."""
+
+    seat: int
+    actions: list[int]
+    labels: list[str]
+    #: the action the record took here (its label), or None where the deal ends
+    actual: str | None
+    results: list[ChoiceResult]
+    best: int
+    worlds: int
+    tries: int
+    exact: bool
+
+
+def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | None,
+                     worlds: int, exact: bool, seed: int) -> Position:
+    """The position after action ``at`` of deal ``deal`` of ``record``, seen by the seat to
+    move: each legal action's open-card value (``exact``), or its mean score and win rate
+    over ``worlds`` sampled worlds consistent with the seat's observation, each played out
+    to the deal's end by ``policy`` (default: the contract's strongest player)."""
+    import importlib
+    from .games import get_game
+    g = get_game(game)
+    rules = g.rulebook.from_dict(record["rules"])
+    eng = g.engine(rules)
+    deals = record["deals"]
+    if not 0 <= deal < len(deals):
+        raise TricksimError(f"--deal {deal}: the record has {len(deals)} deal(s) "
+                            f"(0 to {len(deals) - 1})")
+    n_act = len(deals[deal]["actions"])
+    if not 0 <= at <= n_act:
+        raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
+                            "(the position after that many actions)")
+    try:
+        names = eng.policy_list(policy or g.contract(rules).strongest_policy)
+    except ValueError as exc:
+        raise TricksimError(f"--policy: {exc}") from None
+    st = eng.from_record(record, deal, at)
+    if eng.deal_over(st):
+        raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
+    seat = eng.to_move(st)
+    acts = eng.legal(st)
+    labels = [eng.describe(a) for a in acts]
+    actual = None
+    if at < n_act:
+        actual = eng.describe(eng.action_from_record(st, deals[deal]["actions"][at]))
+    if exact:
+        if not hasattr(eng, "open_values"):
+            raise TricksimError(f"--open: {game} has no open-card solver yet; analyse it "
+                                "with sampled worlds (without --open)")
+        vals = eng.open_values(st)
+        acts = [a for a in acts if a in vals]
+        labels = [eng.describe(a) for a in acts]
+        res = [ChoiceResult(lab, 1, math.nan, math.nan, math.nan, vals[a], math.nan, math.nan)
+               for a, lab in zip(acts, labels)]
+        best = max(range(len(res)), key=lambda i: res[i].mean)
+        for r in res:
+            r.diff = r.mean - res[best].mean
+            r.diff_low = r.diff_high = math.nan
+        return Position(seat, acts, labels, actual, res, best, 0, 0, True)
+    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
+    labels = [eng.describe(a) for a in acts]
+    info = mod.position_info(eng, record, deal, at, st)
+    rng = np.random.default_rng(seed)
+    scores = np.zeros((len(acts), worlds), np.int64)
+    wins = np.zeros((len(acts), worlds), np.int64)
+    got = tries = 0
+    while got < worlds and tries < 1000 * worlds:
+        tries += 1
+        w = mod.sample_world(eng, st, seat, rng, info)
+        if w is None:
+            continue
+        for j, a in enumerate(acts):
+            x = w.copy()
+            eng.apply(x, a)
+            while not eng.deal_over(x):
+                eng.apply(x, eng.choose(names[eng.to_move(x)], x))
+            scores[j, got], wins[j, got] = mod.outcome(eng, x, seat)
+        got += 1
+    if got == 0:
+        raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
+                            f"{tries:,} draws")
+    res, best = summarise(labels, scores[:, :got], wins[:, :got])
+    return Position(seat, acts, labels, actual, res, best, got, tries, False)
+
+
+def position_table(pos: Position) -> str:
+    """Every legal action with its value, the best marked ``*``, the record's own ``<``."""
+    rows = []
+    for i, r in enumerate(pos.results):
+        mark = ("*" if i == pos.best else " ") + ("<" if r.label == pos.actual else " ")
+        if pos.exact:
+            rows.append([mark, r.label, f"{r.mean:+.0f}",
+                         "best" if i == pos.best else f"{r.diff:+.0f}"])
+        else:
+            rows.append([mark, r.label, _num(r.mean), f"[{_num(r.mean_low)}, {_num(r.mean_high)}]",
+                         _pct(r.win), "best" if i == pos.best else _num(r.diff),
+                         "" if i == pos.best else f"[{_num(r.diff_low)}, {_num(r.diff_high)}]"])
+    head = (["", "action", "open-card value", "vs best"] if pos.exact else
+            ["", "action", "mean score", "95% CI", "P(win)", "vs best (paired)", "95% CI"])
+    return grid(head, rows)

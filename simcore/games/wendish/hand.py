@@ -1,0 +1,294 @@
+"""Wendish Schafkopf hands: one deal from a partly fixed start (``tricksim hand wendish``).
+
+Deal slots are ``engine.start_deal``'s card order: the hands seat after seat, then the
+skat; Officers': seat p's face-up cards at 16p..16p+7 and the face-down card under each
+at 16p+8..16p+15.  A choice's plan is ``[kind, a, b]``: kind 0 lets the policy play the
+whole deal; kind 1 fixes the owner's contract decisions (``a`` at its turn in the Lust
+Solo round, ``b`` at the Old Ones' choice, -1 none); kind 2 fixes the owner's two discards
+after the pickup (``a``, ``b``).  Everything else is the policy's.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from numba import njit
+
+from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
+from ...bits import popcount
+from ...errors import TricksimError
+from .cards import (BLACK_QUEENS, QC, QS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
+                    VARIANT_SKAT, card_name, mask_cards, parse_card)
+from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_QUIET, A_SOLO, A_WEDDING, P_DISCARD,
+                     P_LUST, P_OLD_ONES, STATE_SIZE, ST_DELTA, ST_N, ST_NDEALS, ST_PHASE, ST_RNG,
+                     ST_TAKER, ST_TEAM0, ST_VARIANT, ST_WINNER, apply_action, deal_over,
+                     is_legal, start_deal, to_move)
+from .policies import choose
+from .rules import R_DEALS, R_LUST, R_PLAYERS, R_SOLO_SUITS, R_VARIANT, rules_array
+
+#: the policies the hand kernel plays (its ``choose``)
+KERNEL_POLICIES = ("random", "heuristic")
+WIN_MEANS = "win = the owner's side wins the deal (61+ card points; Officers' 60-60 is no win)"
+SCORE_UNIT = "score = the owner's score change of the deal (tariff units)"
+MAX_TRIES = 10_000
+
+
+@njit(cache=True, inline="always")
+def start_from_slots(r, st, slots, dealer, rng):
+    """Start a game's first deal from the card slots (see the module)."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
+    st[ST_N] = r[R_PLAYERS]
+    st[ST_NDEALS] = r[R_DEALS]
+    st[ST_VARIANT] = r[R_VARIANT]
+    st[ST_RNG] = np.int64(rng)
+    start_deal(r, st, 0, dealer, slots)
+
+
+@njit(cache=True)
+def play_hands(r, template, free, seed, first, n, pids, owner, dealer, want_taker, plans,
+               scores, wins):
+    """Deals ``first .. first + n - 1``: each completed from ``template`` (with
+    ``want_taker`` 1/0 redrawn until the owner does/does not take the skat; -1 any) and
+    played once per plan by ``pids``; the owner's score change and wins into
+    ``scores[plan, deal]``, ``wins[plan, deal]``.  Returns the deals no completion was
+    found for (then their rows are 0)."""
+    ns = template.shape[0]
+    slots = np.empty(32, np.int64)
+    scratch = np.empty(32, np.int64)
+    st = np.empty(STATE_SIZE, np.int64)
+    failed = 0
+    for i in range(n):
+        rng = deal_stream(seed, first + i)
+        ok = False
+        for _ in range(MAX_TRIES):
+            rng = complete(template, free, rng, slots, scratch)
+            start_from_slots(r, st, slots[:ns], dealer, rng)
+            if want_taker < 0 or (st[ST_TAKER] == owner) == (want_taker == 1):
+                ok = True
+                break
+        if not ok:
+            failed += 1
+            continue
+        for c in range(plans.shape[0]):
+            start_from_slots(r, st, slots[:ns], dealer, rng)
+            kind = plans[c, 0]
+            k = 1
+            while not deal_over(st):
+                p = to_move(st)
+                ph = st[ST_PHASE]
+                a = -1
+                if p == owner and kind == 1:
+                    if ph == P_LUST:
+                        a = plans[c, 1]
+                    elif ph == P_OLD_ONES:
+                        a = plans[c, 2]
+                elif p == owner and kind == 2 and ph == P_DISCARD and k <= 2:
+                    a = plans[c, k]
+                    k += 1
+                if a < 0 or not is_legal(r, st, a):
+                    a = choose(r, st, pids[p])
+                apply_action(r, st, a)
+            in0 = (st[ST_TEAM0] >> owner) & 1 == 1
+            w = st[ST_WINNER]
+            wins[c, i] = 1 if (w == 0 and in0) or (w == 1 and not in0) else 0
+            scores[c, i] = st[ST_DELTA + owner]
+    return failed
+
+
+def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) -> HandSetup:
+    """The partial deal the user fixed: ``hand`` (the owner's cards; Officers': its
+    face-up cards), ``known`` ((seat, cards text) pairs; Officers': face-up cards),
+    ``dealer`` (None: the seat before the owner, so the owner is forehand),
+    ``takes_skat`` (skat variants: whether the owner takes the skat)."""
+    if trump_card is not None:
+        raise TricksimError("--trump-card applies to Schnapsen only")
+    r = rules_array(rules)
+    v, n = int(r[R_VARIANT]), int(r[R_PLAYERS])
+    if not 0 <= seat < n:
+        raise TricksimError(f"--seat {seat} is not a seat here (0 to {n - 1})")
+    if dealer is None:
+        dealer = (seat - 1) % n
+    if not 0 <= dealer < n:
+        raise TricksimError(f"--dealer {dealer} is not a seat here (0 to {n - 1})")
+    skat = VARIANT_SKAT[v]
+    if takes_skat is not None and skat == 0:
+        raise TricksimError("--takes-skat/--leaves-skat apply to the skat variants "
+                            "(three, three_sharp) only")
+    deck = mask_cards(VARIANT_DECK[v])
+    officers = v == V_OFFICERS
+    hs = 8 if officers else VARIANT_HAND[v]
+    base = (lambda s: 16 * s) if officers else (lambda s: hs * s)
+    t = np.full(len(deck), -1, np.int64)
+    used: set = set()
+
+    def cards_of(text, what):
+        cs = parse_cards(text, parse_card, what)
+        for c in cs:
+            if c not in deck:
+                raise TricksimError(f"{what}: {card_name(c)} is not in this variant's pack")
+        return cs
+
+    own = cards_of(hand, "--hand")
+    place(t, range(base(seat), base(seat) + hs), own, used, card_name, "--hand")
+    for s, text in known:
+        if s == seat:
+            raise TricksimError(f"--known {s}: that is the hand's own seat; use --hand")
+        place(t, range(base(s), base(s) + hs), cards_of(text, f"--known {s}"), used, card_name,
+              f"--known {s}")
+    full = len(own) == hs
+    owner_mask = sum(1 << c for c in own)
+    want = -1 if takes_skat is None else int(takes_skat)
+    if skat and want == 0 and QC in own:
+        raise TricksimError("impossible: the holder of QC takes the skat, and --hand holds QC")
+    if skat and want == 1 and any(QC in cards_of(x, "--known") for _, x in known):
+        raise TricksimError("impossible: another seat holds QC and takes the skat")
+    choices = [Choice("policy decides", np.array([0, -1, -1], np.int64))]
+    notes = []
+    takes = skat and (QC in own or want == 1)
+    if officers:
+        notes.append("Officers' has no choice at the start")
+    elif skat:
+        if not full or not takes:
+            notes.append("the discards are compared when the owner takes the skat (holds QC, "
+                         "or --takes-skat) and the whole hand is given")
+        else:
+            for a, b in combinations([c for c in own if c not in (QC, QS)], 2):
+                choices.append(Choice(f"discard {card_name(a)} {card_name(b)}",
+                                      np.array([2, A_DISCARD + a, A_DISCARD + b], np.int64)))
+            notes.append("discards are compared among the hand's own cards; 'policy decides' "
+                         "may also put away cards from the skat")
+    elif not full:
+        notes.append("the contracts are compared only with the whole hand given")
+    else:
+        suits = [s for s in range(4) if r[R_SOLO_SUITS] >> s & 1] if r[R_LUST] else []
+        if owner_mask & BLACK_QUEENS == BLACK_QUEENS:
+            choices.append(Choice("quiet solo", np.array([1, A_PASS, A_QUIET], np.int64)))
+            choices.append(Choice("wedding first_trick",
+                                  np.array([1, A_PASS, A_FIRST_TRICK], np.int64)))
+            for c in deck:
+                if c not in own:
+                    choices.append(Choice(f"wedding {card_name(c)}",
+                                          np.array([1, A_PASS, A_WEDDING + c], np.int64)))
+        else:
+            choices.append(Choice("normal (pass)", np.array([1, A_PASS, -1], np.int64)))
+        for s in suits:
+            choices.append(Choice(f"lust solo {SUITS[s]}",
+                                  np.array([1, A_SOLO + s, -1], np.int64)))
+        if dealer != (seat - 1) % n:
+            notes.append("the owner is not forehand: a Lust Solo announced before its turn "
+                         "overrides its choice on those deals")
+    what = "face-up cards" if officers else "hand"
+    lines = [f"seat {seat} {what}: {' '.join(card_name(c) for c in own)}"
+             + ("" if full else " (the rest at random)") + f"; seat {dealer} deals"
+             + ("" if want < 0 else ("; the owner takes the skat" if want else
+                                     "; the owner does not take the skat"))]
+    return HandSetup("wendish", seat, n, t, free_cards(t, deck), choices, WIN_MEANS, SCORE_UNIT,
+                     lines, notes, extra={"dealer": dealer, "want_taker": want})
+
+
+def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
+    """Scores and wins (choices x deals) of ``deals`` deals played by ``pids``."""
+    from .game import GAME
+    for p in pids:
+        if GAME.policies[int(p)] not in KERNEL_POLICIES:
+            raise TricksimError(f"tricksim hand plays wendish with {', '.join(KERNEL_POLICIES)}"
+                                f"; not {GAME.policies[int(p)]}")
+    plans = np.stack([c.plan for c in setup_.choices])
+    scores = np.zeros((len(plans), deals), np.int64)
+    wins = np.zeros((len(plans), deals), np.int64)
+    failed = play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0,
+                        deals, np.asarray(pids, np.int64), setup_.seat, setup_.extra["dealer"],
+                        setup_.extra["want_taker"], plans, scores, wins)
+    if failed:
+        raise TricksimError(f"impossible: no deal completes this hand so that the owner "
+                            f"{'takes' if setup_.extra['want_taker'] else 'leaves'} the skat "
+                            f"({failed} of {deals} deals tried {MAX_TRIES:,} times)")
+    return scores, wins
+
+
+# ----- positions (tricksim analyse) ----------------------------------------------------------
+def position_info(eng, record, deal, at, st):
+    """Refuse what the world sampler does not handle (Officers' face-down cards, the
+    pickup and discard phases)."""
+    from .engine import P_LUST as _LUST
+    if int(st[ST_VARIANT]) == V_OFFICERS:
+        raise TricksimError("analyse does not handle Officers' positions yet (the face-down "
+                            "cards are not re-dealt)")
+    if int(st[ST_PHASE]) < _LUST:
+        raise TricksimError("analyse handles Wendish positions from the contract phase on "
+                            "(after the pickup and the discards); give a later --at")
+    return None
+
+
+def sample_world(eng, st, seat, rng, info):
+    """A copy of ``st`` whose cards hidden from ``seat`` (the other hands, and the
+    discards unless ``seat`` took the skat) are re-dealt uniformly, keeping every holding's
+    size; None when the draw breaks what ``seat`` knows (a card of a suit a seat did not
+    follow, QC away from the skat taker, discarded black queens, a different
+    observation).  Where the sides are still hidden the contract and sides follow the
+    black queens' holders (a normal game or, both in one hand, a quiet solo)."""
+    from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
+                         ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
+                         ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
+    from .engine import py_observe
+    n = int(st[ST_N])
+    holders = [ST_HAND + p for p in range(n) if p != seat]
+    taker = int(st[ST_TAKER])
+    if taker >= 0 and taker != seat:
+        holders.append(ST_DISCARDS)
+    sizes = [bin(int(st[h]) & 0xFFFFFFFF).count("1") for h in holders]
+    pool = [c for h in holders for c in mask_cards(int(st[h]) & 0xFFFFFFFF)]
+    perm = rng.permutation(pool)
+    w = st.copy()
+    k = 0
+    for h, s in zip(holders, sizes):
+        w[h] = sum(1 << int(c) for c in perm[k:k + s])
+        k += s
+    for p in range(n):
+        if p != seat and int(w[ST_HAND + p]) & int(st[ST_VOID + p]):
+            return None
+    if taker >= 0 and taker != seat:
+        if int(w[ST_DISCARDS]) & BLACK_QUEENS:
+            return None
+        if QC in pool and not int(w[ST_HAND + taker]) >> QC & 1:
+            return None
+
+    def holder(c, played_by):
+        if int(st[played_by]) >= 0:
+            return int(st[played_by])
+        for p in range(n):
+            if int(w[ST_HAND + p]) >> c & 1:
+                return p
+        return -1
+    if not int(st[ST_TEAMS_PUBLIC]) and int(st[ST_CONTRACT]) in (NORMAL, QUIET_SOLO) \
+            and int(st[ST_DECLARER]) != seat:
+        a, b = holder(QC, ST_QC_BY), holder(QS, ST_QS_BY)
+        if a < 0 or b < 0:
+            return None
+        if a == b:
+            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES], w[ST_TEAM0] = QUIET_SOLO, a, a, 1 << a
+        else:
+            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES] = NORMAL, -1, -1
+            w[ST_TEAM0] = (1 << a) | (1 << b)
+    elif int(st[ST_CONTRACT]) == WEDDING and int(st[ST_CALLED]) >= 0 \
+            and not int(st[ST_TEAMS_PUBLIC]):
+        c = holder(int(st[ST_CALLED]), ST_CALLED_BY)
+        if c < 0:
+            return None
+        w[ST_TEAM0] = (1 << int(st[ST_DECLARER])) | (1 << c)
+    o1 = np.zeros(80, np.int64)
+    o2 = np.zeros(80, np.int64)
+    py_observe(eng.r, st, seat, o1)
+    py_observe(eng.r, w, seat, o2)
+    if not np.array_equal(o1, o2):
+        return None
+    w[ST_RNG] = np.int64(rng.integers(0, 2**63))
+    return w
+
+
+def outcome(eng, st, seat):
+    """(score change, win) of the finished deal for ``seat``."""
+    in0 = (int(st[ST_TEAM0]) >> seat) & 1 == 1
+    wn = int(st[ST_WINNER])
+    return int(st[ST_DELTA + seat]), int((wn == 0 and in0) or (wn == 1 and not in0))
