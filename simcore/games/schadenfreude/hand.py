@@ -15,11 +15,11 @@ from ...errors import TricksimError
 from .cards import card_name, mask_cards, parse_card
 from .engine import (S_FIRST_LEADER, S_POINTS, S_RNG, S_WINNER, STATE_SIZE, apply_action,
                      deal_over, start_deal, to_move)
-from .policies import choose
+from .pimc import choose_search
+from .play import _scratch
+from .policies import OBS_SIZE
 from .rules import R_DECK, R_HAND, R_LIMIT, R_PLAYERS, rules_array
 
-#: the policies the hand kernel plays (its ``choose``)
-KERNEL_POLICIES = ("random", "heuristic")
 WIN_MEANS = ("win = the owner ends the round with the highest round points alone and not "
              "over the limit (the game's winner were it to end after this first round)")
 SCORE_UNIT = "score = the owner's round points"
@@ -44,12 +44,14 @@ def play_hands(r, template, free, seed, first, n, pids, owner, leader, scores, w
     slots = np.empty(ns, np.int64)
     scratch = np.empty(ns, np.int64)
     st = np.empty(STATE_SIZE, np.int64)
+    obs = np.empty(OBS_SIZE, np.int64)
+    work, fw = _scratch(pids)                # search space only when a player searches
     np_ = r[R_PLAYERS]
     for i in range(n):
         rng = complete(template, free, deal_stream(seed, first + i), slots, scratch)
         start_from_slots(r, st, slots, leader, rng)
         while not deal_over(st):
-            apply_action(r, st, choose(r, st, pids[to_move(st)]))
+            apply_action(r, st, choose_search(r, st, pids[to_move(st)], obs, work, fw))
         mine = st[S_POINTS + owner]
         best = True
         for p in range(np_):
@@ -102,11 +104,6 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
 
 def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     """Scores and wins (1 x deals) of ``deals`` rounds played by ``pids``."""
-    from .game import GAME
-    for p in pids:
-        if GAME.policies[int(p)] not in KERNEL_POLICIES:
-            raise TricksimError(f"tricksim hand plays schadenfreude with "
-                                f"{', '.join(KERNEL_POLICIES)}; not {GAME.policies[int(p)]}")
     scores = np.zeros((1, deals), np.int64)
     wins = np.zeros((1, deals), np.int64)
     play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0, deals,
