@@ -35,8 +35,9 @@ card in engine order (tests compare the two).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, lowest_bit, mix64
-from .cards import CARD_POINTS, FOLLOW_MASK, POWER, V_OFFICERS
+from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
+from .cards import BLACK_QUEENS, CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, V_OFFICERS, \
+    VARIANT_DECK
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DISCARDS, ST_ELIG,
                      ST_FIRST_TRICK, ST_HAND, ST_N, ST_PHASE, ST_PTS, ST_TAKER, ST_TEAM0,
                      ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE, ST_TRICK, ST_TRICK_N,
