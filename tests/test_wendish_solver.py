@@ -6,10 +6,11 @@ from numba import njit
 from simcore import get_game
 from simcore.bits import bounded
 from simcore.errors import RulesError
-from simcore.games.wendish.engine import (MAX_LEGAL, P_DONE, P_PLAY, STATE_SIZE, ST_DISCARDS,
-                                          ST_HAND, ST_N, ST_NTRICKS, ST_PHASE, ST_PLAYED,
-                                          ST_RNG, ST_TEAM0, ST_TO_MOVE, ST_TRICKS_DONE, ST_TRICK_N,
-                                          ST_VOID, apply_action, init_game, legal_actions)
+from simcore.games.wendish.engine import (MAX_LEGAL, P_DONE, P_PLAY, STATE_SIZE,
+                                          ST_DISCARDS, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
+                                          ST_PLAYED, ST_RNG, ST_TEAM0, ST_TO_MOVE,
+                                          ST_TRICKS_DONE, ST_TRICK_N, ST_VOID, apply_action,
+                                          init_game, legal_actions)
 from simcore.games.wendish.pimc import parse_policy, policy_name, sample_world
 from simcore.games.wendish.policies import choose
 from simcore.games.wendish.rules import rules_array
@@ -63,11 +64,12 @@ def compare_all(r, pos, work):
     return bad
 
 
-@pytest.mark.parametrize("variant,count,max_left", [("four", 3000, 2), ("three", 2500, 2),
+@pytest.mark.parametrize("variant,count,max_left", [("four", 2700, 1), ("four", 300, 2),
+                                                    ("three", 2500, 2),
                                                     ("three_sharp", 2500, 3),
                                                     ("officers", 2500, 3)])
 def test_solver_agrees_with_minimax(variant, count, max_left):
-    """10,500 positions in all: alpha-beta (ordering, merged cards, the table, MTD(f))
+    """10,500 positions in all (late ones: plain minimax is slow): alpha-beta (ordering, merged cards, the table, MTD(f))
     finds the value plain minimax finds."""
     r = rules_array(GAME.build_rules(assignments=[f"variant={variant}"]))
     pos = np.zeros((count, STATE_SIZE), np.int64)

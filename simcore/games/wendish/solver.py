@@ -175,6 +175,14 @@ def _moves(st, out, keys):
     tn = st[ST_TRICK_N]
     for i in range(tn):
         alive |= U1 << np.uint64(st[ST_TRICK + i])
+    if officers:
+        # the face-down cards are in play too
+        m = alive
+        while m != U0:
+            u = under_card(st, lowest_bit(m))
+            m &= m - U1
+            if u >= 0:
+                alive |= U1 << np.uint64(u)
     team0 = st[ST_TEAM0]
     mine = (team0 >> p) & 1
     friend = False
