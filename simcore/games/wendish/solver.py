@@ -350,20 +350,18 @@ def solve(r, st, work):
     """Final card points of the first team (``ST_TEAM0``) with all cards open, best
     play by both sides, from the state ``st`` (phase ``P_PLAY`` or over)."""
     _load_root(st, work)
-    # MTD(f): null-window searches around a guess, the table keeping what each learnt
-    lo = -1
-    hi = 121
-    g = 60
+    # null-window searches bisecting the range the value is known to lie in (each
+    # fail-soft result narrows it), the table keeping what each learnt
+    lo = 0
+    hi = 120
     while lo < hi:
-        beta = g + 1 if g == lo else g
-        if beta <= lo:
-            beta = lo + 1
+        beta = (lo + hi + 1) // 2
         g = _ab(r, work, 0, beta - 1, beta)
         if g < beta:
             hi = g
         else:
             lo = g
-    return g
+    return lo
 
 
 @njit(cache=True)
