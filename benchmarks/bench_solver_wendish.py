@@ -4,7 +4,7 @@
 
 Deals are dealt and bid by the heuristic (game ``index`` of run ``seed``, ``deals=1``);
 each is solved from the first card of the first trick with an empty transposition
-table: the exact value (``solve``, MTD(f)) and one null-window search ("does the
+table: the exact value (``solve``, bisecting null windows) and one null-window search ("does the
 declaring side reach 61?", ``reaches``, what pimc runs most).  CPU time per deal
 (``time.process_time``), mean, median and max, with the searched nodes.  Gate: the
 exact solve of a whole four-player deal <= 20 ms mean.  Writes

@@ -69,8 +69,8 @@ def compare_all(r, pos, work):
                                                     ("three_sharp", 2500, 3),
                                                     ("officers", 2500, 3)])
 def test_solver_agrees_with_minimax(variant, count, max_left):
-    """10,500 positions in all (late ones: plain minimax is slow): alpha-beta (ordering, merged cards, the table, MTD(f))
-    finds the value plain minimax finds."""
+    """10,500 positions in all (late ones: plain minimax is slow): alpha-beta (ordering,
+    merged cards, the table, bisecting null windows) finds the value minimax finds."""
     r = rules_array(GAME.build_rules(assignments=[f"variant={variant}"]))
     pos = np.zeros((count, STATE_SIZE), np.int64)
     late_positions(r, 11, count, max_left, pos)

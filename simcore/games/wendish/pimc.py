@@ -10,7 +10,7 @@ open play: the deal's score for this seat under the tariff in force, read off th
 engine's own scoring (``deal_scores``) for every possible card-point total of the
 first team.  It plays the card with the best mean score; among cards tied on it,
 the one the ``heuristic`` would play if it is one of them, else the one with the
-higher mean card points of its side... (the first in card order on a full tie).
+most card points of its side on average (the lowest card id on a full tie).
 Schwarz is not searched for (tricks are not part of the solver's value): a world's
 score assumes each side takes a trick.
 

@@ -24,6 +24,10 @@ with
   hand or of the current trick between them in trick power, only the highest
   is searched (the called card and, in Officers, a card lying on a face-down
   card are never merged: they change more than the trick);
+* bounds: at a trick's start the first team ends between the points it has and
+  all the points still out;
+* the exact value by null-window searches bisecting the range 0..120 (each
+  fail-soft result narrows it), ``reaches`` being one such search;
 * a transposition table at the start of each trick (key: the hands, who
   leads, the sides, trump, the called card, Officers' face-down cards), holding
   bounds on the card points still to come, with the best card; not used while
