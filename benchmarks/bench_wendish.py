@@ -32,7 +32,7 @@ def run(rules, pol, games, seed):
     ra = rules_array(rules)
     dout = np.zeros((games * rules["deals"], D_FIELDS), dtype=np.int64)
     t = time.perf_counter()
-    play_batch(ra, pol, np.uint64(seed), 0, games, dout)
+    play_batch(ra, pol, np.uint64(seed), 0, games, dout, np.zeros(games, dtype=np.int64))
     return time.perf_counter() - t
 
 

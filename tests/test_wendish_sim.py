@@ -37,7 +37,7 @@ def batches():
             count = 3000
             dout = np.zeros((count * r["deals"], D_FIELDS), dtype=np.int64)
             play_batch(rules_array(r), np.array(pol, dtype=np.int64), np.uint64(3), 0, count,
-                       dout)
+                       dout, np.zeros(count, dtype=np.int64))
             out[v, name] = dout
     return out
 
@@ -67,7 +67,8 @@ def test_old_ones_in_one_hand_rate():
     r = rules_of("four")
     count = 100_000
     dout = np.zeros((count * 4, D_FIELDS), dtype=np.int64)
-    play_batch(rules_array(r), np.zeros(4, dtype=np.int64), np.uint64(99), 0, count, dout)
+    play_batch(rules_array(r), np.zeros(4, dtype=np.int64), np.uint64(99), 0, count, dout,
+               np.zeros(count, dtype=np.int64))
     k = int(dout[:, D_OLD_ONES].sum())
     rate, lo, hi = rate_ci(k, len(dout))
     assert lo <= 56 / 248 <= hi, (rate, lo, hi)

@@ -29,11 +29,13 @@ from .engine import (CONTRACTS, MAX_LEGAL, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CO
                      O_PLAYED_BY, O_POINTS, O_QC_BY, O_QS_BY, O_SCORES, O_SKAT, O_TAKER,
                      O_TEAM0, O_TEAMS_KNOWN, O_TO_MOVE, O_TRICK, O_TRICK_N, O_TRICK_PTS,
                      O_TRICKS, O_TRICKS_DONE, O_TRUMP, O_UP, O_VOID, O_WIN_CARD, O_WIN_SEAT,
-                     P_DONE, PHASES,
+                     P_DONE, P_PLAY, PHASES, ST_TEAM0,
                      STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_NDEALS, ST_PHASE, ST_RNG,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
+from .pimc import PIMC, parse_policy, py_choose_w
 from .policies import POLICIES, py_choose
+from .solver import new_work, solve_cards
 from .records import (CARD_NAMES, action_code, action_json, check_start, deck_start, describe,
                       explain, new_state, replay_record, state_end)
 from .rules import RULEBOOK, rules_array, seats_of
@@ -166,15 +168,41 @@ class Engine(EngineBase):
                              else "next_deal: the game is over")
         py_next_deal(self.r, state)
 
+    def check_policy(self, name: str) -> None:
+        """ValueError unless ``name`` is a policy (``pimc`` with its parameters too)."""
+        parse_policy(name)
+
     def choose(self, policy_name: str, state) -> int:
-        """The action policy ``policy_name`` takes for the seat to move; advances the
-        state's stream as the policy draws."""
-        if policy_name not in POLICIES:
-            raise ValueError(f"unknown policy '{policy_name}'; policies: "
-                             + ", ".join(POLICIES))
+        """The action policy ``policy_name`` (``random``, ``heuristic``,
+        ``pimc[:worlds=N]``) takes for the seat to move; advances the state's stream
+        as the policy draws (``pimc`` draws from a stream of its own)."""
+        pid = parse_policy(policy_name)
         if self.deal_over(state):
             raise ValueError("choose: the deal is over")
-        return int(py_choose(self.r, state, POLICIES.index(policy_name)))
+        if pid & 7 == PIMC:
+            return int(py_choose_w(self.r, state, pid, self._solver_work()))
+        return int(py_choose(self.r, state, pid))
+
+    def _solver_work(self):
+        if getattr(self, "_work", None) is None:
+            self._work = new_work()
+        return self._work
+
+    def open_values(self, state) -> dict[int, float]:
+        """For the seat to move in card play: each legal card's exact open-card value
+        (every hand as in the state, the sides as the state has them, best play by
+        both sides after it), in card points of that seat's side at the end of the
+        deal (0 to 120, the discards counted for their taker's side).  ValueError
+        outside card play (contract decisions have no open-card value here)."""
+        if int(state[ST_PHASE]) != P_PLAY:
+            raise ValueError(f"open_values: the deal is in its {PHASES[int(state[ST_PHASE])]} "
+                             "phase; open-card values exist for card play only")
+        acts = np.zeros(32, dtype=np.int64)
+        vals = np.zeros(32, dtype=np.int64)
+        k = solve_cards(self.r, state, self._solver_work(), acts, vals)
+        seat = int(state[ST_TO_MOVE])
+        mine = (int(state[ST_TEAM0]) >> seat) & 1
+        return {int(acts[i]): float(vals[i] if mine else 120 - vals[i]) for i in range(k)}
 
     # ----- conversions
     def action_to_record(self, state, action: int) -> list:

@@ -34,23 +34,55 @@ class Wendish(Game):
     description = ("Wendish Schafkopf: fixed trumps, the Old Ones' partnership, weddings and "
                    "solos; variants three, three_sharp, officers")
     extra_tables = ("deals",)
+    search_policies = ("pimc:worlds=1",)
+
+    def policy_help(self):
+        from .pimc import PIMC_MAX_WORLDS, PIMC_WORLDS
+        return ["random     every decision uniform over its legal choices",
+                "heuristic  a hand-written player: contracts by the expected deal score "
+                "under the tariff, skat discards, card play by simple rules",
+                f"pimc[:worlds=N]  card play: samples N worlds of the unseen cards (default "
+                f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
+                "each with all cards open and plays the best mean deal score under the "
+                "tariff; contracts and skat as the heuristic"]
 
     def seats(self, rules):
         return seats_of(rules)
 
+    def policy_ids(self, names, rules):
+        """Resolve a policy list; ``pimc`` takes its parameter in the name
+        (``pimc:worlds=16``) and is named canonically (``pimc:worlds=8`` for ``pimc``)."""
+        from ...errors import RulesError
+        from .pimc import parse_policy, policy_name
+        n = self.seats(rules)
+        names = [s.strip() for s in names] if names else ["random"]
+        if len(names) == 1:
+            names = names * n
+        if len(names) != n:
+            raise RulesError(f"--policy lists {len(names)} players but {self.name} with these "
+                             f"rules has {n} seats; give one name or {n} comma-separated names")
+        try:
+            ids = [parse_policy(s) for s in names]
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+
     def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
-        if summary_only:
+        from .pimc import uses_search
+        if summary_only and not uses_search(policy_ids):  # searchers take the table path
             return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
                                                           count)}
         n = self.seats(rules)
         nd = rules["deals"]
         dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
+        sdec = np.zeros(count, dtype=np.int64)
         play_batch(rules_array(rules), np.asarray(policy_ids, dtype=np.int64),
-                   np.uint64(seed), start, count, dout)
+                   np.uint64(seed), start, count, dout, sdec)
         scores = dout[:, D_SCORE:D_SCORE + n]
         games = {
             "index": np.arange(start, start + count, dtype=np.int64),
             "scores": scores.reshape(count, nd, n).sum(axis=1),
+            "search_decisions": sdec,
         }
         deals = {
             "index": np.repeat(games["index"], nd),
@@ -120,6 +152,9 @@ class Wendish(Game):
             "old_ones_one_hand": int(d["old_ones_one_hand"].sum()),
             "draws": int((winner < 0).sum()),
         }
+        sdec = int(g["search_decisions"].sum()) if "search_decisions" in g else 0
+        if sdec:
+            out["search_decisions"] = sdec
         cp0 = d["card_points0"].astype(np.float64)
         k = len(CONTRACTS)
         sel = contract[:, None] == np.arange(k)

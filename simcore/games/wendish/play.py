@@ -15,8 +15,9 @@ from .engine import (STATE_SIZE, ST_CONTRACT, ST_CP0, ST_DEALER, ST_DECK,
                      ST_TAKER, ST_TEAM0, ST_TO_MOVE, ST_TRICKS0, ST_TRUMP, ST_WINNER,
                      apply_action, called_column, deal_over, game_over, init_game,
                      next_deal_into)
-from .policies import choose
+from .pimc import PIMC, choose_w
 from .rules import R_DEALS
+from .solver import W_COLS, new_work_rows
 
 # per-deal result columns
 (D_DEALER, D_CONTRACT, D_DECLARER, D_TRUMP, D_TEAM0, D_CP0, D_CP1, D_WINNER, D_SCHNEIDER,
@@ -62,10 +63,12 @@ def _log_start(st, slog):
 
 
 @njit(cache=True, inline="always")
-def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log):
+def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log, work, sdec):
     """Play game ``index`` of run ``seed``: one row of ``dout`` per deal; with
     ``do_log`` each deal's start into ``slog[d]`` and its actions into ``alog[d]``.
-    ``st``, ``deck``: scratch (a state, 32 ints)."""
+    ``st``, ``deck``: scratch (a state, 32 ints); ``work``: the solver's scratch space
+    (one row when nobody searches); ``sdec[0]`` counts the searching players'
+    decisions."""
     init_game(r, st, seed, index)
     d = 0
     nact = 0
@@ -85,7 +88,10 @@ def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log):
                 _log_start(st, slog[d])
         else:
             p = st[ST_TO_MOVE]
-            a = choose(r, st, policies[p])
+            pid = policies[p]
+            if pid & 7 == PIMC:
+                sdec[0] += 1
+            a = choose_w(r, st, pid, work)
             if do_log:
                 alog[d, nact] = (p << LOG_SHIFT) | a
                 nact += 1
@@ -93,18 +99,30 @@ def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log):
     return d + 1
 
 
+@njit(cache=True, inline="always")
+def searching(policies):
+    """Whether any player searches (``pimc``)."""
+    search = False
+    for p in range(len(policies)):
+        search |= policies[p] & 7 == PIMC
+    return search
+
+
 @njit(cache=True, parallel=True)
-def play_batch(rules, policies, seed, start, count, dout):
+def play_batch(rules, policies, seed, start, count, dout, sdec):
     """Play games ``start .. start+count-1`` in parallel; ``dout`` has
-    ``count * deals`` rows, game g's deals in rows ``g*deals ..``."""
+    ``count * deals`` rows, game g's deals in rows ``g*deals ..``; ``sdec[g]``: the
+    searching players' decisions in game g."""
     nd = rules[R_DEALS]
+    search = searching(policies)
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
         slog = np.zeros((1, L_FIELDS), dtype=np.int64)
         alog = np.zeros((1, 1), dtype=np.int16)
+        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
         play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
-                  slog, alog, False)
+                  slog, alog, False, work, sdec[g:g + 1])
 
 
 @njit(cache=True, parallel=True)
@@ -112,11 +130,14 @@ def play_logged(rules, policies, seed, start, count, dout, slog, alog):
     """``play_batch`` that also logs every deal: ``slog[g, d]`` its start (``L_*``),
     ``alog[g, d, k]`` its k-th action as ``seat << LOG_SHIFT | code``."""
     nd = rules[R_DEALS]
+    search = searching(policies)
     for g in prange(count):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
+        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
+        sdec = np.zeros(1, dtype=np.int64)
         play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
-                  slog[g], alog[g], True)
+                  slog[g], alog[g], True, work, sdec)
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one int64
@@ -140,11 +161,12 @@ def agg_width(n_contracts) -> int:
 
 
 @njit(cache=True, inline="always")
-def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal, k, acc):
+def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal, k, acc,
+              work, sdec):
     """Play game ``index`` (its deal rows into ``dout``, as the table path writes them)
     and add its figures to ``acc``."""
     nd = r[R_DEALS]
-    play_game(r, policies, seed, index, dout, st, deck, slog, alog, False)
+    play_game(r, policies, seed, index, dout, st, deck, slog, alog, False, work, sdec)
     n = st[ST_N]
     for p in range(4):
         gsum[p] = 0
@@ -194,8 +216,10 @@ def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal
 def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc):
     """Play games ``start .. start+count-1`` in parallel, block ``b`` of AGG_BLOCK games
     summing into ``acc[b]`` (zeros on entry); ``normal``: the normal game's contract
-    code, ``n_contracts``: how many contracts there are."""
+    code, ``n_contracts``: how many contracts there are (game.py sends searching
+    players to the table path; they work here too)."""
     nd = rules[R_DEALS]
+    search = searching(policies)
     for b in prange((count + AGG_BLOCK - 1) // AGG_BLOCK):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
@@ -204,7 +228,9 @@ def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc
         dout = np.zeros((nd, D_FIELDS), dtype=np.int64)
         gsum = np.zeros(4, dtype=np.int64)
         local = np.zeros(acc.shape[1], dtype=np.int64)
+        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
+        sdec = np.zeros(1, dtype=np.int64)
         for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
             _game_acc(rules, policies, seed, start + g, dout, st, deck, slog, alog, gsum,
-                      normal, n_contracts, local)
+                      normal, n_contracts, local, work, sdec)
         acc[b, :] = local

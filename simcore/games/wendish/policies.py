@@ -5,9 +5,10 @@ solo suit; quiet solo, first_trick or any callable card; the discards; the
 card).  ``heuristic`` sees only its own hand and the public play:
 
 * contracts: a Lust Solo only with a strong hand for some trump suit (trumps
-  weighted by rank, plain aces, voids), against a threshold per hand size; the
-  Old Ones play a quiet solo with a strong hand, else a wedding calling the
-  highest trump they do not hold (whose holder is a strong partner);
+  weighted by rank, plain aces, voids), against a threshold per hand size that the
+  tariff moves (``solo_shift``: the expected score of a solo against a normal
+  game's); the Old Ones play a quiet solo with a strong hand (the same way), else
+  a wedding calling the highest trump they do not hold (a strong partner);
 * skat: discards plain cards, points first, preferring cards that leave a void,
   so that the points are banked for the taker's side;
 * play: knows friends and foes as far as the contract and the cards played tell
@@ -29,7 +30,7 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO
                      ST_WIN_CARD, ST_WIN_SEAT, WEDDING, callable_cards, legal_cards, own_hand,
                      seen_contract, seen_declarer, seen_discards, seen_phase, seen_team0,
                      teams_known)
-from .rules import R_SOLO_SUITS
+from .rules import R_BASE, R_SCHNEIDER, R_SCHWARZ, R_SOLO_BASE, R_SOLO_SUITS
 
 POLICIES = ("random", "heuristic")
 RANDOM, HEURISTIC = 0, 1
@@ -40,9 +41,45 @@ _UQS = np.uint64(1 << QS)
 _VDECK = np.array(VARIANT_DECK, dtype=np.uint64)
 _VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 _PLAIN_ACES = np.uint64((1 << 0) | (1 << 8) | (1 << 16) | (1 << 24))
-#: strength threshold per card in hand for a Lust Solo and for a quiet solo
+#: strength threshold per card in hand for a Lust Solo and for a quiet solo under the
+#: default tariff (base 1, solo_base 2, schneider 1, schwarz 1); other tariffs move them
 LUST_PER_CARD = 1.9
 QUIET_PER_CARD = 1.85
+#: the solo model: the soloist wins with probability logistic(SOLO_SLOPE * (strength per
+#: card - a centre)); a deal's value counts Schneider and Schwarz at these rates; a hand
+#: strong enough to think of a solo expects NORMAL_SHARE of the normal game's value in a
+#: normal game (or wedding)
+SOLO_SLOPE = 6.0
+P_SCHNEIDER = 0.3
+P_SCHWARZ = 0.05
+NORMAL_SHARE = 0.5
+DEFAULT_TARIFF = (1, 2, 1, 1)        # base, solo_base, schneider, schwarz
+
+
+@njit(cache=True)
+def solo_shift(n, base, solo_base, schneider, schwarz):
+    """How much the solo threshold (strength per card) moves under a tariff, by the
+    expected deal score: a solo is worth playing when n-1 opponents times its value
+    times (2 p - 1) beats NORMAL_SHARE of the normal game's value, i.e. when
+    p >= (1 + NORMAL_SHARE * normal / ((n - 1) * solo)) / 2; the shift is the
+    strength per card that p needs under this tariff over what it needs under the
+    default one (so the default tariff keeps the thresholds).  Inf: never worth it."""
+    extra = P_SCHNEIDER * schneider + P_SCHWARZ * schwarz
+    need = 0.5 * (1.0 + NORMAL_SHARE * (base + extra) / ((n - 1) * (solo_base + extra)))
+    d_extra = P_SCHNEIDER * DEFAULT_TARIFF[2] + P_SCHWARZ * DEFAULT_TARIFF[3]
+    need0 = 0.5 * (1.0 + NORMAL_SHARE * (DEFAULT_TARIFF[0] + d_extra) /
+                   ((n - 1) * (DEFAULT_TARIFF[1] + d_extra)))
+    if need >= 1.0:
+        return np.inf
+    return (np.log(need / (1.0 - need)) - np.log(need0 / (1.0 - need0))) / SOLO_SLOPE
+
+
+@njit(cache=True)
+def solo_thresholds(r, n):
+    """(Lust Solo, quiet solo) strength thresholds per card in hand under the tariff of
+    the rules array ``r`` (see ``solo_shift``)."""
+    sh = solo_shift(n, r[R_BASE], r[R_SOLO_BASE], r[R_SCHNEIDER], r[R_SCHWARZ])
+    return LUST_PER_CARD + sh, QUIET_PER_CARD + sh
 
 
 @njit(cache=True)
@@ -71,11 +108,11 @@ def hand_strength(hand, t):
 
 
 @njit(cache=True)
-def lust_suit(hand, suits_mask, hand_size):
+def lust_suit(hand, suits_mask, hand_size, per_card):
     """The heuristic's Lust Solo: the suit of the strongest hand at or above the
-    threshold, -1 to pass."""
+    threshold (``per_card`` strength per card in hand), -1 to pass."""
     best = -1
-    best_s = LUST_PER_CARD * hand_size
+    best_s = per_card * hand_size
     for t in range(4):
         if (suits_mask >> t) & 1:
             s = hand_strength(hand, t)
@@ -86,9 +123,10 @@ def lust_suit(hand, suits_mask, hand_size):
 
 
 @njit(cache=True)
-def old_ones_action(hand, callable_mask, hand_size):
-    """The heuristic's Old Ones' choice as an action code."""
-    if hand_strength(hand, 3) >= QUIET_PER_CARD * hand_size:
+def old_ones_action(hand, callable_mask, hand_size, per_card):
+    """The heuristic's Old Ones' choice as an action code (a quiet solo from
+    ``per_card`` strength per card in hand)."""
+    if hand_strength(hand, 3) >= per_card * hand_size:
         return A_QUIET
     best = -1
     bp = -1
@@ -394,11 +432,13 @@ def heuristic_action(r, st):
     if ph == P_DISCARD:
         return A_DISCARD + discard_card(hand)
     if ph == P_LUST:
-        s = lust_suit(hand, r[R_SOLO_SUITS], hs)
+        lust, _ = solo_thresholds(r, st[ST_N])
+        s = lust_suit(hand, r[R_SOLO_SUITS], hs, lust)
         return A_PASS if s < 0 else A_SOLO + s
     if ph == P_OLD_ONES:
+        _, quiet = solo_thresholds(r, st[ST_N])
         callable_mask = _VDECK[st[ST_VARIANT]] & ~hand & ~seen_discards(st, p)
-        return old_ones_action(hand, callable_mask, hs)
+        return old_ones_action(hand, callable_mask, hs, quiet)
     return A_PICKUP
 
 

@@ -1,0 +1,80 @@
+"""Wendish open-card solver speed: whole deals from the first trick, one thread.
+
+    python benchmarks/bench_solver_wendish.py [--deals N] [--seed S] [--variant V]
+
+Deals are dealt and bid by the heuristic (game ``index`` of run ``seed``, ``deals=1``);
+each is solved from the first card of the first trick with an empty transposition
+table: the exact value (``solve``, bisecting null windows) and one null-window search ("does the
+declaring side reach 61?", ``reaches``, what pimc runs most).  CPU time per deal
+(``time.process_time``), mean, median and max, with the searched nodes.  Gate: the
+exact solve of a whole four-player deal <= 20 ms mean.  Writes
+results/benchmarks/solver_wendish.json (``--variant four``) or
+solver_wendish_<variant>.json.
+"""
+import argparse
+import time
+
+import numpy as np
+
+from common import machine, write
+from simcore.games.wendish import GAME
+from simcore.games.wendish.engine import P_PLAY, ST_PHASE
+from simcore.games.wendish.solver import SCRATCH, TT_BASE, new_work, reaches, solve
+
+
+def first_trick_positions(variant, seed, count):
+    """The states at the first card of ``count`` deals bid by the heuristic."""
+    rules = GAME.build_rules(assignments=[f"variant={variant}", "deals=1"])
+    eng = GAME.engine(rules)
+    out = []
+    for i in range(count):
+        s = eng.new(seed=seed, index=i)
+        while s[ST_PHASE] != P_PLAY:
+            eng.apply(s, eng.choose("heuristic", s))
+        out.append(s)
+    return eng.r, out
+
+
+def timed(fn, r, positions, work):
+    ts, nodes = [], []
+    for s in positions:
+        work[TT_BASE:] = 0
+        work[SCRATCH + 1, 0] = 0
+        t0 = time.process_time()
+        fn(r, s, work)
+        ts.append(time.process_time() - t0)
+        nodes.append(int(work[SCRATCH + 1, 0]))
+    ms = np.array(ts) * 1000
+    return {"mean_ms": float(ms.mean()), "median_ms": float(np.median(ms)),
+            "max_ms": float(ms.max()), "mean_nodes": float(np.mean(nodes)),
+            "ns_per_node": float(ms.sum() * 1e6 / max(1, sum(nodes)))}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--variant", default="four")
+    a = ap.parse_args()
+    r, pos = first_trick_positions(a.variant, a.seed, a.deals)
+    work = new_work()
+    solve(r, pos[0], work)                      # compile
+    reaches(r, pos[0], work, 61)
+    res = {"variant": a.variant, "deals": a.deals, "seed": a.seed,
+           "exact_solve": timed(solve, r, pos, work),
+           "reaches_61": timed(lambda r, s, w: reaches(r, s, w, 61), r, pos, work),
+           "gate_exact_mean_ms": 20.0,
+           "note": "CPU time on a shared, loaded machine (2 cores, several jobs)",
+           "command": f"python benchmarks/bench_solver_wendish.py --deals {a.deals} "
+                      f"--seed {a.seed} --variant {a.variant}",
+           "machine": machine()}
+    res["gate_met"] = res["exact_solve"]["mean_ms"] <= 20.0
+    name = "solver_wendish" if a.variant == "four" else f"solver_wendish_{a.variant}"
+    path = write(name, res)
+    for k in ("exact_solve", "reaches_61", "gate_met"):
+        print(f"{k}: {res[k]}")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,391 @@
+"""The Wendish ``pimc`` player: perfect-information Monte Carlo over the open-card solver.
+
+Card play
+---------
+``pimc_choose(r, st, worlds, work)`` for the seat to move in ``P_PLAY``: it samples
+``worlds`` deals consistent with what that seat has seen (``sample_world``), and
+in each, for each of its legal cards, finds with the solver (``solver.reaches``,
+null-window searches) which score band of the deal the card leads to under best
+open play: the deal's score for this seat under the tariff in force, read off the
+engine's own scoring (``deal_scores``) for every possible card-point total of the
+first team.  It plays the card with the best mean score; among cards tied on it,
+the one the ``heuristic`` would play if it is one of them, else the one with the
+most card points of its side on average (the lowest card id on a full tie).
+Schwarz is not searched for (tricks are not part of the solver's value): a world's
+score assumes each side takes a trick.
+
+Worlds: the cards the seat cannot see (the other hands; the discards unless it
+took the skat; Officers' face-down cards, its own included) are re-dealt with the
+hand sizes kept, never giving a seat a card of a suit it showed void in (the
+engine's ``ST_VOID``), never a black queen to the discards, never the called card
+to its caller; the sides follow from the world's cards (in a game that looks
+normal, both unplayed black queens in one other hand make it that hand's quiet
+solo; a wedding's partner is the world's holder of the called card).  Cards are
+dealt most constrained first, each to a seat with room drawn in proportion to
+that room (close to uniform over the consistent deals; after 32 dead ends the
+voids are dropped).  The draws come from a stream derived from the game's stream
+and the decision, so the game's own stream is not advanced and every choice is
+reproducible by (seed, index).
+
+Contract decisions
+------------------
+Pickup, discards, the Lust Solo round and the Old Ones' choice are taken by the
+tariff-aware heuristic (``policies.heuristic_action``: the expected deal score of
+each contract from the hand's strength and the scoring rules), a documented
+cheaper method than solving the sampled worlds for each contract.
+"""
+import numpy as np
+from numba import njit
+
+from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
+from .cards import BLACK_QUEENS, QC, QS, V_OFFICERS, VARIANT_DECK
+from .engine import (NORMAL, P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED,
+                     ST_CALLED_BY, ST_CBIT, ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS,
+                     ST_FIRST_TRICK, ST_HAND, ST_N, ST_NTR, ST_PHASE, ST_PLAYED, ST_PTS,
+                     ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0, ST_TO_MOVE,
+                     ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID, WEDDING, _score_deal,
+                     apply_action, covered_cards, legal_cards)
+from .policies import choose, heuristic_play
+from .solver import SCRATCH, reaches
+
+RANDOM, HEURISTIC, PIMC = 0, 1, 2
+#: a pimc id carries its parameter: PIMC + (worlds << PIMC_SHIFT)
+PIMC_SHIFT = 3
+PIMC_WORLDS = 8
+PIMC_MAX_WORLDS = 1024
+# work rows used here (free while the solver is not running at these depths)
+_W_WORLD = SCRATCH + 2          # the sampled world
+_W_TOP = SCRATCH + 3            # a world after the candidate card
+_VDECK = np.array(VARIANT_DECK, dtype=np.uint64)
+_UBQ = np.uint64(BLACK_QUEENS)
+
+
+@njit(cache=True, inline="always")
+def decision_stream(st):
+    """A random stream for this decision, derived from the game's stream and the
+    decision (cards played, the mover and its hand, the trick): the game's stream
+    itself is not advanced."""
+    p = st[ST_TO_MOVE]
+    z = mix64(np.uint64(st[ST_RNG]) ^ np.uint64(0x5CA1AB1E))
+    z = mix64(z ^ np.uint64(st[ST_PLAYED]) * np.uint64(0x9E3779B97F4A7C15))
+    z = mix64(z ^ np.uint64(st[ST_HAND + p]) ^ (np.uint64(p) << np.uint64(40))
+              ^ (np.uint64(st[ST_TRICK_N]) << np.uint64(44)))
+    return z
+
+
+@njit(cache=True)
+def _deal_cards(rng, cards, nc, allowed, room, nseat, out, relax):
+    """Deal ``cards[:nc]`` to ``nseat`` seats with ``room[s]`` places each, card i only
+    to a seat of the mask ``allowed[i]`` (ignored with ``relax``); most constrained
+    card first, each to an allowed seat drawn in proportion to its room.  Returns
+    (stream, ok); the masks dealt into ``out[:nseat]``."""
+    left = np.empty(8, dtype=np.int64)
+    for s in range(nseat):
+        left[s] = room[s]
+        out[s] = 0
+    done = np.zeros(32, dtype=np.bool_)
+    for _ in range(nc):
+        # the card with the fewest seats that still have room
+        bi = -1
+        bn = 99
+        for i in range(nc):
+            if done[i]:
+                continue
+            k = 0
+            for s in range(nseat):
+                if left[s] > 0 and (relax or (allowed[i] >> s) & 1):
+                    k += 1
+            if k < bn:
+                bn = k
+                bi = i
+        if bn == 0:
+            return rng, False
+        tot = 0
+        for s in range(nseat):
+            if left[s] > 0 and (relax or (allowed[bi] >> s) & 1):
+                tot += left[s]
+        rng, x = bounded(rng, tot)
+        for s in range(nseat):
+            if left[s] > 0 and (relax or (allowed[bi] >> s) & 1):
+                if x < left[s]:
+                    out[s] |= np.int64(1) << cards[bi]
+                    left[s] -= 1
+                    break
+                x -= left[s]
+        done[bi] = True
+    return rng, True
+
+
+@njit(cache=True)
+def sample_world(st, seat, rng, world):
+    """Write into ``world`` a copy of ``st`` whose cards hidden from ``seat`` are
+    re-dealt consistently with what it has seen (module doc); returns the stream."""
+    for w in range(STATE_SIZE):
+        world[w] = st[w]
+    n = st[ST_N]
+    played = np.uint64(st[ST_PLAYED])
+    deck = _VDECK[st[ST_VARIANT]]
+    cards = np.empty(32, dtype=np.int64)
+    allowed = np.zeros(32, dtype=np.int64)
+    room = np.zeros(8, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
+    if st[ST_VARIANT] == V_OFFICERS:
+        up = np.uint64(st[ST_HAND]) | np.uint64(st[ST_HAND + 1])
+        pool = deck & ~played & ~up
+        cov = covered_cards(st)
+        nc = 0
+        m = pool
+        while m != U0:
+            cards[nc] = lowest_bit(m)
+            nc += 1
+            m &= m - U1
+        # a uniform order of the pool onto the covered cards (ascending)
+        for i in range(nc - 1, 0, -1):
+            rng, j = bounded(rng, i + 1)
+            c = cards[j]
+            cards[j] = cards[i]
+            cards[i] = c
+        for w in range(4):
+            world[ST_UNDER + w] = 0
+        k = 0
+        m = cov
+        while m != U0:
+            c = lowest_bit(m)
+            m &= m - U1
+            wd = ST_UNDER + (c >> 3)
+            world[wd] = np.int64(np.uint64(world[wd]) |
+                                 (np.uint64(cards[k] + 1) << np.uint64((c & 7) * 8)))
+            k += 1
+        return rng
+    own = np.uint64(st[ST_HAND + seat])
+    taker = st[ST_TAKER]
+    pool = deck & ~played & ~own
+    if taker == seat:
+        pool &= ~np.uint64(st[ST_DISCARDS])
+    # seats to deal to: the others, then the discards when hidden
+    seats = np.empty(8, dtype=np.int64)
+    ns = 0
+    for q in range(n):
+        if q != seat:
+            seats[ns] = q
+            room[ns] = popcount(np.uint64(st[ST_HAND + q]))
+            ns += 1
+    pile = -1
+    if taker >= 0 and taker != seat and st[ST_DISCARDS] != 0:
+        pile = ns
+        room[ns] = popcount(np.uint64(st[ST_DISCARDS]))
+        ns += 1
+    cbit = np.uint64(st[ST_CBIT])
+    decl = st[ST_DECLARER]
+    nc = 0
+    m = pool
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        bit = U1 << np.uint64(c)
+        a = 0
+        for i in range(ns):
+            if i == pile:
+                if (bit & _UBQ) == U0 and (bit & cbit) == U0:
+                    a |= 1 << i
+            else:
+                q = seats[i]
+                if (np.uint64(st[ST_VOID + q]) & bit) != U0:
+                    continue
+                if (bit & cbit) != U0 and q == decl:
+                    continue
+                a |= 1 << i
+        cards[nc] = c
+        allowed[nc] = a
+        nc += 1
+    # a random card order first, so ties in the constraint order fall at random
+    for i in range(nc - 1, 0, -1):
+        rng, j = bounded(rng, i + 1)
+        c = cards[j]
+        cards[j] = cards[i]
+        cards[i] = c
+        a = allowed[j]
+        allowed[j] = allowed[i]
+        allowed[i] = a
+    ok = False
+    for attempt in range(33):
+        rng, ok = _deal_cards(rng, cards, nc, allowed, room, ns, out, attempt == 32)
+        if ok:
+            break
+    for i in range(ns):
+        if i == pile:
+            world[ST_DISCARDS] = out[i]
+        else:
+            world[ST_HAND + seats[i]] = out[i]
+    # the sides as the world's cards make them
+    con = st[ST_CONTRACT]
+    if con == WEDDING and st[ST_FIRST_TRICK] == 0 and st[ST_CALLED_BY] < 0:
+        t0 = 1 << decl
+        for q in range(n):
+            if (np.uint64(world[ST_HAND + q]) & cbit) != U0:
+                t0 |= 1 << q
+        world[ST_TEAM0] = t0
+    elif (con == NORMAL or con == QUIET_SOLO) and not (con == QUIET_SOLO and decl == seat):
+        hc = st[ST_QC_BY]
+        hs = st[ST_QS_BY]
+        for q in range(n):
+            h = np.uint64(world[ST_HAND + q])
+            if (h >> np.uint64(QC)) & U1:
+                hc = q
+            if (h >> np.uint64(QS)) & U1:
+                hs = q
+        if hc == hs:
+            world[ST_CONTRACT] = QUIET_SOLO
+            world[ST_DECLARER] = hc
+            world[ST_TEAM0] = 1 << hc
+        else:
+            world[ST_CONTRACT] = NORMAL
+            world[ST_DECLARER] = -1
+            world[ST_TEAM0] = (1 << hc) | (1 << hs)
+    return rng
+
+
+@njit(cache=True)
+def deal_scores(r, world, seat, table, scratch):
+    """``table[cp]``: the deal's score for ``seat`` if the first team of ``world`` ends
+    with ``cp`` card points (0..120), by the engine's own scoring of a finished deal
+    (each side with a trick: no Schwarz)."""
+    n = world[ST_N]
+    t0 = world[ST_TEAM0]
+    a = -1
+    b = -1
+    for q in range(n):
+        if (t0 >> q) & 1:
+            if a < 0:
+                a = q
+        elif b < 0:
+            b = q
+    for cp in range(121):
+        for w in range(STATE_SIZE):
+            scratch[w] = world[w]
+        for q in range(n):
+            scratch[ST_PTS + q] = 0
+            scratch[ST_NTR + q] = 0
+        scratch[ST_DISCARDS] = 0
+        scratch[ST_PTS + a] = cp
+        scratch[ST_NTR + a] = 1
+        if b >= 0:
+            scratch[ST_NTR + b] = 1
+        _score_deal(r, scratch)
+        table[cp] = scratch[ST_DELTA + seat]
+
+
+@njit(cache=True)
+def _band_search(r, top, work, table):
+    """The card points of the first team from ``top``, narrowed by null-window
+    searches (bisecting the card-point totals where ``table``, the score by card
+    points, changes) only until the score is known: returns a total with that score."""
+    lo = 0
+    hi = 120
+    marks = np.empty(121, dtype=np.int64)
+    while True:
+        nb = 0
+        for cp in range(lo + 1, hi + 1):
+            if table[cp] != table[cp - 1]:
+                marks[nb] = cp
+                nb += 1
+        if nb == 0:
+            return lo
+        b = marks[nb // 2]
+        if reaches(r, top, work, b):
+            lo = b
+        else:
+            hi = b - 1
+
+
+@njit(cache=True)
+def pimc_choose(r, st, worlds, work):
+    """The ``pimc`` player's action for the seat to move (see the module)."""
+    if st[ST_PHASE] != P_PLAY:
+        return choose(r, st, HEURISTIC)
+    seat = st[ST_TO_MOVE]
+    legal = legal_cards(st)
+    nl = popcount(legal)
+    if nl == 1:
+        return lowest_bit(legal)
+    acts = np.empty(16, dtype=np.int64)
+    score = np.zeros(16, dtype=np.float64)
+    pts = np.zeros(16, dtype=np.float64)
+    k = 0
+    m = legal
+    while m != U0:
+        acts[k] = lowest_bit(m)
+        k += 1
+        m &= m - U1
+    world = work[_W_WORLD]
+    top = work[_W_TOP]
+    scratch = np.empty(STATE_SIZE, dtype=np.int64)
+    table = np.empty(121, dtype=np.int64)
+    rng = decision_stream(st)
+    for _ in range(worlds):
+        rng = sample_world(st, seat, rng, world)
+        deal_scores(r, world, seat, table, scratch)
+        mine = (world[ST_TEAM0] >> seat) & 1
+        for i in range(k):
+            for w in range(STATE_SIZE):
+                top[w] = world[w]
+            apply_action(r, top, acts[i])
+            cp = _band_search(r, top, work, table)
+            score[i] += table[cp]
+            pts[i] += cp if mine else 120 - cp
+    best = 0
+    for i in range(1, k):
+        if score[i] > score[best]:
+            best = i
+    h = heuristic_play(r, st)
+    for i in range(k):
+        if acts[i] == h and score[i] == score[best]:
+            return h
+    for i in range(k):
+        if score[i] == score[best] and pts[i] > pts[best]:
+            best = i
+    return acts[best]
+
+
+@njit(cache=True, inline="always")
+def choose_w(r, st, pid, work):
+    """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
+    if pid & 7 == PIMC:
+        return pimc_choose(r, st, pid >> PIMC_SHIFT, work)
+    return choose(r, st, pid)
+
+
+@njit(cache=True)
+def py_choose_w(r, st, pid, work):
+    """``choose_w`` as one call from Python."""
+    return choose_w(r, st, pid, work)
+
+
+def parse_policy(name: str) -> int:
+    """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
+    ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
+    if name in ("random", "heuristic"):
+        return (RANDOM, HEURISTIC)[("random", "heuristic").index(name)]
+    if name == "pimc" or name.startswith("pimc:"):
+        worlds = PIMC_WORLDS
+        for part in filter(None, name[5:].split(";")):
+            key, _, val = part.partition("=")
+            if key != "worlds" or not val.isdigit() or not 1 <= int(val) <= PIMC_MAX_WORLDS:
+                raise ValueError(f"bad pimc parameter '{part}': allowed is worlds=N with N "
+                                 f"from 1 to {PIMC_MAX_WORLDS} (e.g. pimc:worlds=16)")
+            worlds = int(val)
+        return PIMC + (worlds << PIMC_SHIFT)
+    raise ValueError(f"unknown policy '{name}'; policies: random, heuristic, "
+                     f"pimc[:worlds=N] (default {PIMC_WORLDS} worlds)")
+
+
+def policy_name(pid: int) -> str:
+    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
+    if pid & 7 == PIMC:
+        return f"pimc:worlds={pid >> PIMC_SHIFT}"
+    return ("random", "heuristic")[pid]
+
+
+def uses_search(pids) -> bool:
+    """Whether any of the kernel ids needs the solver's scratch space."""
+    return any(int(p) & 7 == PIMC for p in pids)

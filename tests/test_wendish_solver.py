@@ -1,0 +1,181 @@
+"""The Wendish open-card solver, the pimc player and the tariff-aware heuristic."""
+import numpy as np
+import pytest
+from numba import njit
+
+from simcore import get_game
+from simcore.bits import bounded
+from simcore.errors import RulesError
+from simcore.games.wendish.engine import (MAX_LEGAL, P_DONE, P_PLAY, STATE_SIZE,
+                                          ST_DISCARDS, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
+                                          ST_PLAYED, ST_RNG, ST_TEAM0, ST_TO_MOVE,
+                                          ST_TRICKS_DONE, ST_TRICK_N, ST_VOID, apply_action,
+                                          init_game, legal_actions)
+from simcore.games.wendish.pimc import parse_policy, policy_name, sample_world
+from simcore.games.wendish.policies import choose
+from simcore.games.wendish.rules import rules_array
+from simcore.games.wendish.solver import minimax, new_work, solve
+
+GAME = get_game("wendish")
+VARIANTS = ("four", "three", "three_sharp", "officers")
+
+
+@njit(cache=True)
+def late_positions(r, seed, count, max_left, out):
+    """``count`` card-play positions with at most ``max_left`` tricks to go (and a
+    random number of cards of the current trick played), reached by random and
+    heuristic players, into rows of ``out``."""
+    st = np.empty(STATE_SIZE, np.int64)
+    acts = np.empty(MAX_LEGAL, np.int64)
+    k = 0
+    i = 0
+    while k < count:
+        init_game(r, st, seed, i)
+        rng = np.uint64(i * 7919 + 1)
+        rng, left = bounded(rng, max_left)
+        left += 1
+        rng, into = bounded(rng, st[ST_N])
+        i += 1
+        while st[ST_PHASE] != P_DONE:
+            if st[ST_PHASE] == P_PLAY and st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= left \
+                    and st[ST_TRICK_N] == into:
+                break
+            rng, pick = bounded(rng, 2)
+            if pick == 0:
+                n = legal_actions(r, st, acts)
+                rng, j = bounded(rng, n)
+                a = acts[j]
+            else:
+                a = choose(r, st, 1)
+            apply_action(r, st, a)
+        if st[ST_PHASE] != P_PLAY:
+            continue
+        out[k] = st
+        k += 1
+
+
+@njit(cache=True)
+def compare_all(r, pos, work):
+    """How many positions where ``solve`` and ``minimax`` disagree."""
+    bad = 0
+    for k in range(pos.shape[0]):
+        if solve(r, pos[k], work) != minimax(r, pos[k], work):
+            bad += 1
+    return bad
+
+
+@pytest.mark.parametrize("variant,count,max_left", [("four", 2700, 1), ("four", 300, 2),
+                                                    ("three", 2500, 2),
+                                                    ("three_sharp", 2500, 3),
+                                                    ("officers", 2500, 3)])
+def test_solver_agrees_with_minimax(variant, count, max_left):
+    """10,500 positions in all (late ones: plain minimax is slow): alpha-beta (ordering,
+    merged cards, the table, bisecting null windows) finds the value minimax finds."""
+    r = rules_array(GAME.build_rules(assignments=[f"variant={variant}"]))
+    pos = np.zeros((count, STATE_SIZE), np.int64)
+    late_positions(r, 11, count, max_left, pos)
+    assert compare_all(r, pos, new_work()) == 0
+    # and the positions are not trivial: some have a choice at the root
+    assert (pos[:, ST_TRICK_N] > 0).any() and (pos[:, ST_TRICK_N] == 0).any()
+
+
+def test_open_values_match_the_solver():
+    rules = GAME.build_rules()
+    eng = GAME.engine(rules)
+    r = rules_array(rules)
+    pos = np.zeros((5, STATE_SIZE), np.int64)
+    late_positions(r, 3, 5, 2, pos)
+    work = new_work()
+    for st in pos:
+        vals = eng.open_values(st)
+        assert sorted(vals) == eng.legal(st)
+        seat = int(st[ST_TO_MOVE])
+        for a, v in vals.items():
+            s2 = st.copy()
+            eng.apply(s2, a)
+            cp0 = solve(r, s2, work)
+            mine = (int(st[ST_TEAM0]) >> seat) & 1
+            assert v == (cp0 if mine else 120 - cp0)
+    with pytest.raises(ValueError, match="card play only"):
+        eng.open_values(eng.new(seed=1, index=0))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_worlds_are_consistent(variant):
+    """A sampled world keeps what the mover sees: its hand, the cards played, the hand
+    sizes, the voids shown; the hidden cards are re-dealt, not lost or doubled."""
+    rules = GAME.build_rules(assignments=[f"variant={variant}"])
+    r = rules_array(rules)
+    pos = np.zeros((40, STATE_SIZE), np.int64)
+    late_positions(r, 5, 40, 6, pos)
+    world = np.zeros(STATE_SIZE, np.int64)
+    changed = 0
+    for st in pos:
+        seat = int(st[ST_TO_MOVE])
+        n = int(st[ST_N])
+        sample_world(st, seat, np.uint64(99), world)
+        assert world[ST_HAND + seat] == st[ST_HAND + seat]
+        assert world[ST_PLAYED] == st[ST_PLAYED]
+        cards_w = cards_s = 0
+        for q in range(n):
+            h = int(world[ST_HAND + q])
+            assert bin(h).count("1") == bin(int(st[ST_HAND + q])).count("1")
+            if variant != "officers":
+                assert h & int(st[ST_VOID + q]) == 0
+            cards_w |= h
+            cards_s |= int(st[ST_HAND + q])
+        cards_w |= int(world[ST_DISCARDS])
+        cards_s |= int(st[ST_DISCARDS])
+        if variant != "officers":
+            assert cards_w == cards_s
+        changed += any(world[ST_HAND + q] != st[ST_HAND + q] for q in range(n)) or \
+            not np.array_equal(world, st)
+    assert changed > 20
+
+
+def test_pimc_plays_reproducibly_without_using_the_game_stream():
+    rules = GAME.build_rules()
+    eng = GAME.engine(rules)
+    r = rules_array(rules)
+    pos = np.zeros((3, STATE_SIZE), np.int64)
+    late_positions(r, 8, 3, 3, pos)
+    for st in pos:
+        a = st.copy()
+        b = st.copy()
+        x = eng.choose("pimc:worlds=3", a)
+        y = eng.choose("pimc:worlds=3", b)
+        assert x == y and x in eng.legal(st)
+        assert a[ST_RNG] == st[ST_RNG]
+
+
+def test_policy_names():
+    assert policy_name(parse_policy("pimc")) == "pimc:worlds=8"
+    assert policy_name(parse_policy("pimc:worlds=3")) == "pimc:worlds=3"
+    rules = GAME.build_rules()
+    names, ids = GAME.policy_ids(["pimc:worlds=2", "heuristic"] + ["random"] * 2, rules)
+    assert names[0] == "pimc:worlds=2" and ids[1] == 1
+    for bad in ("pimc:worlds=0", "pimc:depth=3", "pimc:worlds=x", "minimax"):
+        with pytest.raises(RulesError):
+            GAME.policy_ids([bad], rules)
+    assert any(line.startswith("pimc[:worlds=N]") for line in GAME.policy_help())
+
+
+def _contracts(assignments, games=1500):
+    rules = GAME.build_rules(assignments=assignments)
+    ids = GAME.policy_ids(["heuristic"], rules)[1]
+    c = GAME.run_chunk(rules, ids, 5, 0, games)["deals"]["contract"]
+    return np.bincount(c, minlength=4)
+
+
+def test_heuristic_contracts_follow_the_tariff():
+    """A dearer solo brings more solos (Lust and quiet), a dearer normal game fewer;
+    the default tariff keeps the former thresholds."""
+    from simcore.games.wendish.policies import solo_shift
+    assert solo_shift(4, 1, 2, 1, 1) == 0.0 and solo_shift(3, 1, 2, 1, 1) == 0.0
+    base = _contracts([])
+    dear = _contracts(["solo_base=3"])
+    cheap = _contracts(["base=3"])
+    solos = lambda c: c[2] + c[3]            # noqa: E731  quiet_solo + solo
+    assert solos(dear) > solos(base) > solos(cheap)
+    # a solo that pays no more than a normal game is never worth it
+    assert np.isinf(solo_shift(4, 10, 1, 0, 0))
