@@ -17,14 +17,18 @@ def _hand_module(game: str):
 
 
 def _policies(g, rules, policy):
-    """Policy names and kernel ids (default: the contract's strongest player)."""
-    strongest = g.contract(rules).strongest_policy
-    text = policy or strongest
+    """Policy names and kernel ids (default: the contract's analysis player)."""
+    c = g.contract(rules)
+    text = policy or c.analysis_policy
     names, ids = g.policy_ids(text.split(","), rules)
     who = (f"{names[0]} in every seat" if len(set(names)) == 1
            else ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
     if policy is None:
-        who += " (the strongest player under these rules)"
+        who += " (the default"
+        if c.strongest_policy != c.analysis_policy:
+            who += (f"; the strongest player, {c.strongest_policy}, searches and is much "
+                    f"slower: --policy {c.strongest_policy}")
+        who += ")"
     return names, ids, who
 
 
@@ -56,7 +60,7 @@ def register(cli, rule_options, user_errors):
                   help="Cards known to be in another seat's hand (repeatable).")
     @click.option("--policy", default=None, metavar="P[,P...]",
                   help="Players, one for every seat or one per seat (default: the game's "
-                       "strongest player).")
+                       "analysis player, heuristic; pimc is stronger and much slower).")
     @click.option("--deals", type=int, default=10_000, show_default=True,
                   help="Deals to play (every choice plays the same deals).")
     @click.option("--seed", type=int, default=1, show_default=True,
@@ -135,7 +139,7 @@ def register_analyse(cli, user_errors):
     @click.option("--worlds", type=int, default=200, show_default=True,
                   help="Worlds sampled consistent with what the seat to move sees.")
     @click.option("--policy", default=None, metavar="P[,P...]",
-                  help="Who plays each world out (default: the game's strongest player).")
+                  help="Who plays each world out (default: the game's analysis player).")
     @click.option("--open", "exact", is_flag=True,
                   help="The exact open-card value of each action instead (all cards known, "
                        "as in the record).")
@@ -169,7 +173,7 @@ def register_analyse(cli, user_errors):
         else:
             click.echo(f"{pos.worlds} worlds consistent with seat {pos.seat}'s view "
                        f"({pos.tries} drawn), each played out by "
-                       f"{policy or 'the strongest player'}; score and win as in "
+                       f"{policy or 'the default player'}; score and win as in "
                        f"'tricksim hand {rec['game']}'")
         click.echo(position_table(pos))
         click.echo("the record played: " + (pos.actual or "nothing more (the deal ends here)")

@@ -310,7 +310,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     """The position after action ``at`` of deal ``deal`` of ``record``, seen by the seat to
     move: each legal action's open-card value (``exact``), or its mean score and win rate
     over ``worlds`` sampled worlds consistent with the seat's observation, each played out
-    to the deal's end by ``policy`` (default: the contract's strongest player)."""
+    to the deal's end by ``policy`` (default: the contract's analysis player)."""
     import importlib
     from .games import get_game
     g = get_game(game)
@@ -325,7 +325,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
                             "(the position after that many actions)")
     try:
-        names = eng.policy_list(policy or g.contract(rules).strongest_policy)
+        names = eng.policy_list(policy or g.contract(rules).analysis_policy)
     except ValueError as exc:
         raise TricksimError(f"--policy: {exc}") from None
     st = eng.from_record(record, deal, at)

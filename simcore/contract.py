@@ -122,9 +122,14 @@ class GameContract:
     #: game-level figures that are means (their differences in their own unit);
     #: every other figure of the metric sections is a rate (differences in pp)
     mean_metrics: tuple[str, ...] = ()
-    #: the strongest built-in player under these rules: the default player of hand
-    #: and position analysis (``tricksim hand``, ``tricksim analyse``)
+    #: the strongest built-in player under these rules: the default bots of
+    #: ``tricksim play``
     strongest_policy: str = "heuristic"
+    #: the default player of ``tricksim hand`` and ``tricksim analyse``, which play
+    #: thousands of deals or worlds per answer: the strongest player that does that in
+    #: seconds (a searching ``strongest_policy`` takes 1-65 ms a decision, hours for a
+    #: default ``hand``; users ask for it with ``--policy``)
+    analysis_policy: str = "heuristic"
     #: the tables a chunk returns and their columns (per-seat columns with their seat)
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: per-game readers of the game-level figures: a callable taking a run's tables

@@ -36,16 +36,6 @@ class Wendish(Game):
     extra_tables = ("deals",)
     search_policies = ("pimc:worlds=1",)
 
-    def policy_help(self):
-        from .pimc import PIMC_MAX_WORLDS, PIMC_WORLDS
-        return ["random     every decision uniform over its legal choices",
-                "heuristic  a hand-written player: contracts by the expected deal score "
-                "under the tariff, skat discards, card play by simple rules",
-                f"pimc[:worlds=N]  card play: samples N worlds of the unseen cards (default "
-                f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
-                "each with all cards open and plays the best mean deal score under the "
-                "tariff; contracts and skat as the heuristic"]
-
     def seats(self, rules):
         return seats_of(rules)
 

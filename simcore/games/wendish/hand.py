@@ -23,11 +23,11 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_QUIET, A_SOLO, A_WEDDIN
                      P_LUST, P_OLD_ONES, STATE_SIZE, ST_DELTA, ST_N, ST_NDEALS, ST_PHASE, ST_RNG,
                      ST_TAKER, ST_TEAM0, ST_VARIANT, ST_WINNER, apply_action, deal_over,
                      is_legal, start_deal, to_move)
-from .policies import choose
+from .pimc import choose_w
+from .play import searching
+from .solver import W_COLS, new_work_rows
 from .rules import R_DEALS, R_LUST, R_PLAYERS, R_SOLO_SUITS, R_VARIANT, rules_array
 
-#: the policies the hand kernel plays (its ``choose``)
-KERNEL_POLICIES = ("random", "heuristic")
 WIN_MEANS = "win = the owner's side wins the deal (61+ card points; Officers' 60-60 is no win)"
 SCORE_UNIT = "score = the owner's score change of the deal (tariff units)"
 MAX_TRIES = 10_000
@@ -57,6 +57,7 @@ def play_hands(r, template, free, seed, first, n, pids, owner, dealer, want_take
     slots = np.empty(32, np.int64)
     scratch = np.empty(32, np.int64)
     st = np.empty(STATE_SIZE, np.int64)
+    work = np.zeros((new_work_rows(searching(pids)), W_COLS), dtype=np.int64)
     failed = 0
     for i in range(n):
         rng = deal_stream(seed, first + i)
@@ -87,7 +88,7 @@ def play_hands(r, template, free, seed, first, n, pids, owner, dealer, want_take
                     a = plans[c, k]
                     k += 1
                 if a < 0 or not is_legal(r, st, a):
-                    a = choose(r, st, pids[p])
+                    a = choose_w(r, st, pids[p], work)
                 apply_action(r, st, a)
             in0 = (st[ST_TEAM0] >> owner) & 1 == 1
             w = st[ST_WINNER]
@@ -189,11 +190,6 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
 
 def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     """Scores and wins (choices x deals) of ``deals`` deals played by ``pids``."""
-    from .game import GAME
-    for p in pids:
-        if GAME.policies[int(p)] not in KERNEL_POLICIES:
-            raise TricksimError(f"tricksim hand plays wendish with {', '.join(KERNEL_POLICIES)}"
-                                f"; not {GAME.policies[int(p)]}")
     plans = np.stack([c.plan for c in setup_.choices])
     scores = np.zeros((len(plans), deals), np.int64)
     wins = np.zeros((len(plans), deals), np.int64)

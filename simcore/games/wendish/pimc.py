@@ -51,8 +51,7 @@ from .solver import SCRATCH, reaches
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 #: a pimc id carries its parameter: PIMC + (worlds << PIMC_SHIFT)
 PIMC_SHIFT = 3
-PIMC_WORLDS = 8
-PIMC_MAX_WORLDS = 1024
+from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS  # noqa: E402,F401
 # work rows used here (free while the solver is not running at these depths)
 _W_WORLD = SCRATCH + 2          # the sampled world
 _W_TOP = SCRATCH + 3            # a world after the candidate card

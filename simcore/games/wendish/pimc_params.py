@@ -1,0 +1,5 @@
+"""The ``pimc`` player's parameters and their bounds (no imports: ``tricksim rules``
+reads them without loading numba)."""
+
+PIMC_WORLDS = 8         # default worlds per decision
+PIMC_MAX_WORLDS = 1024
