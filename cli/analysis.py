@@ -77,6 +77,7 @@ def register(cli, rule_options, user_errors):
         choice side by side on the same deals, the best marked with '*'.
 
         \b
+        Examples:
           tricksim hand schnapsen --hand "AH TH KH QH JC" --trump-card JH
           tricksim hand wendish --hand "QC QS QH JC AD TD AC AS"
           tricksim hand wendish --preset dreiwendsch --hand "QC QH JD AD TD 9D AS TS KS AH"
@@ -154,8 +155,10 @@ def register_analyse(cli, user_errors):
         replay-validated first (records of other programs that follow the contract work).
 
         \b
-          tricksim analyse games.jsonl --index 0 --deal 0 --at 4
-          tricksim analyse games.jsonl --index 0 --deal 0 --at 4 --open
+        Examples:
+          tricksim simulate schnapsen --games 3 --seed 7 --policy heuristic --records s.jsonl
+          tricksim analyse s.jsonl --index 1 --deal 0 --at 4
+          tricksim analyse s.jsonl --index 1 --deal 0 --at 4 --open
         """
         from simcore.analysis import analyse_position, position_table, read_record
         _positive(worlds, "--worlds", 100_000)

@@ -341,7 +341,10 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         if not hasattr(eng, "open_values"):
             raise TricksimError(f"--open: {game} has no open-card solver yet; analyse it "
                                 "with sampled worlds (without --open)")
-        vals = eng.open_values(st)
+        try:
+            vals = eng.open_values(st)
+        except ValueError as exc:
+            raise TricksimError(f"--open: {exc}") from None
         acts = [a for a in acts if a in vals]
         labels = [eng.describe(a) for a in acts]
         res = [ChoiceResult(lab, 1, math.nan, math.nan, math.nan, vals[a], math.nan, math.nan)

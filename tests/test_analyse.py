@@ -91,8 +91,22 @@ def test_other_games(invoke, records, game, deal, at):
     assert res.exit_code == 0, res.output
     assert "12 worlds consistent with seat" in res.stdout
     assert sum(r.startswith("*") for r in _table(res.stdout)) == 1
-    one_error_line(invoke("analyse", records[game], "--deal", deal, "--at", at, "--open"),
-                   "no open-card solver")
+    res = invoke("analyse", records[game], "--deal", deal, "--at", at, "--open")
+    if game == "schadenfreude":        # 10 tricks left: an exact max-n search is refused
+        one_error_line(res, "is searched from 5 tricks left (here 10")
+        return
+    assert res.exit_code == 0, res.output
+    assert "open-card values (every card known" in res.stdout
+    rows = _table(res.stdout)
+    assert sum(r.startswith("*") for r in rows) == 1 and "+" in rows[0]
+
+
+def test_schadenfreude_open_late_in_the_round(invoke, records):
+    """Five tricks left: every card's exact max-n value (the mover's utility, 0 .. 1)."""
+    res = invoke("analyse", records["schadenfreude"], "--deal", 0, "--at", 29, "--open")
+    assert res.exit_code == 0, res.output
+    rows = _table(res.stdout)
+    assert len(rows) >= 1 and sum(r.startswith("*") for r in rows) == 1
 
 
 def test_worlds_keep_what_the_seat_sees(records):

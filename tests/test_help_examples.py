@@ -84,6 +84,8 @@ def tiny(cmd: str, tmp: Path, k: int) -> list[str]:
             continue
         out.append(a)
         i += 1
+    if out and out[0] == "hand" and "--deals" not in out:
+        out += ["--deals", "200"]
     if out and out[0] in PLAYS and "--games" not in out:
         out += ["--games", TINY]
     if out and out[0] in PLAYS | {"batch"} and "--out" not in out:
@@ -102,8 +104,8 @@ def test_help_examples_and_readme_questions_run(invoke, tmp_path):
                     f'[[run]]\nname = "tiny"\ngame = "schadenfreude"\ngames = {TINY}\n')
     unique = list(dict.fromkeys(examples + questions))      # a question may be an example
     ordered = sorted(enumerate(unique),
-                     key=lambda kv: shlex.split(kv[1])[1] == "replay")
+                     key=lambda kv: shlex.split(kv[1])[1] in ("replay", "analyse"))
     for k, cmd in ordered:
         args = tiny(cmd, tmp_path, k)
-        res = invoke(*args)
+        res = invoke(*args, input="quit\n" if args[0] == "play" else None)
         assert res.exit_code == 0, f"{cmd}\n-> tricksim {' '.join(args)}\n{res.output}"

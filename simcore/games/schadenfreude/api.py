@@ -25,10 +25,14 @@ from .cards import SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
 from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSUIT, O_PILE,
                      O_PLAYED, O_PLAYERS, O_POINTS, O_ROUND, O_SCORE, O_SEAT, O_STATUS,
                      O_TO_MOVE, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM, O_TRICK_POS, OBS_SIZE,
-                     S_DECK, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
+                     S_DECK, S_HAND, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
 from .pimc import choose_search
+
+#: the most tricks left (the mover's cards) an exact open-card search is run from: 5
+#: left takes seconds (bench_solver_schadenfreude.py: 48 full solves/s at 4 left)
+OPEN_MAX_TRICKS = 5
 from .policies import PIMC_MAX_DEPTH, POLICIES, choose, parse_policy
 from .solver import new_work, solve_actions
 from .records import (action_to_item, check_start, describe, illegal_reason,
@@ -219,6 +223,12 @@ class Engine(EngineBase):
         if not (isinstance(depth, int) and 0 <= depth <= PIMC_MAX_DEPTH):
             raise ValueError(f"depth {depth!r} is not allowed; allowed: 0 to "
                              f"{PIMC_MAX_DEPTH} tricks ({PIMC_MAX_DEPTH}: to the round's end)")
+        left = bin(int(st[S_HAND + int(st[S_TO_MOVE])]) & ((1 << 64) - 1)).count("1")
+        if depth >= left and left > OPEN_MAX_TRICKS:
+            raise ValueError(f"an exact open-card value is searched from {OPEN_MAX_TRICKS} "
+                             f"tricks left (here {left}: max-n over every card of every "
+                             "seat would take hours); ask for it later in the round, or use "
+                             "sampled worlds")
         acts = np.empty(50, dtype=np.int64)
         vals = np.empty(50, dtype=np.float64)
         k = solve_actions(self.r, st, depth, int(bool(playout)), self._work, self._fw, acts,
