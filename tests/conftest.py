@@ -21,6 +21,29 @@ settings.load_profile("tricksim")
 
 GOLDEN = Path(__file__).parent / "golden"
 
+_WARM = None
+
+
+def pytest_sessionstart(session):
+    """Start compiling the kernels in a second process (tests/_warm_kernels.py), unless
+    TRICKSIM_NO_WARMUP is set or only a few tests were asked for."""
+    global _WARM
+    import os
+    import subprocess
+    import sys
+    if os.environ.get("TRICKSIM_NO_WARMUP") or session.config.getoption("keyword") \
+            or session.config.args and any("::" in a for a in session.config.args):
+        return
+    _WARM = subprocess.Popen([sys.executable, str(Path(__file__).parent / "_warm_kernels.py")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Stop the warm-up process if it still runs (it only fills the numba cache)."""
+    if _WARM is not None and _WARM.poll() is None:
+        _WARM.kill()
+        _WARM.wait()
+
 
 @pytest.fixture(scope="session")
 def golden_dir() -> Path:
