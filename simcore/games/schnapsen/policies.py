@@ -31,6 +31,7 @@ its own points) plus the game's random stream; tests/test_schnapsen_engine.py
 re-deals the hidden cards and checks that no choice changes.
 """
 import numpy as np
+from ...pimc_names import parse_worlds_policy, worlds_policy_name
 from numba import njit
 
 from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount, uniform01
@@ -365,26 +366,13 @@ def choose_w(r, st, pid, work):
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``sloppy``, ``pimc`` or
     ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
-    if name in ("random", "heuristic", "sloppy"):
-        return POLICIES.index(name)
-    if name == "pimc" or name.startswith("pimc:"):
-        worlds = PIMC_WORLDS
-        for part in filter(None, name[5:].split(";")):
-            key, _, val = part.partition("=")
-            if key != "worlds" or not val.isdigit() or not 1 <= int(val) <= PIMC_MAX_WORLDS:
-                raise ValueError(f"bad pimc parameter '{part}': allowed is worlds=N with N "
-                                 f"from 1 to {PIMC_MAX_WORLDS} (e.g. pimc:worlds=32)")
-            worlds = int(val)
-        return PIMC + (worlds << PIMC_SHIFT)
-    raise ValueError(f"unknown policy '{name}'; policies: random, heuristic, sloppy, "
-                     f"pimc[:worlds=N] (default {PIMC_WORLDS} worlds)")
+    return parse_worlds_policy(name, POLICIES, PIMC, PIMC_SHIFT, PIMC_WORLDS, PIMC_MAX_WORLDS,
+                               32)
 
 
 def policy_name(pid: int) -> str:
     """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
-    if pid & 7 == PIMC:
-        return f"pimc:worlds={pid >> PIMC_SHIFT}"
-    return POLICIES[pid]
+    return worlds_policy_name(pid, POLICIES, PIMC, PIMC_SHIFT)
 
 
 def uses_search(pids) -> bool:

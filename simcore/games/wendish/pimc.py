@@ -35,6 +35,7 @@ each contract from the hand's strength and the scoring rules), a documented
 cheaper method than solving the sampled worlds for each contract.
 """
 import numpy as np
+from ...pimc_names import parse_worlds_policy, worlds_policy_name
 from numba import njit
 
 from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
@@ -363,26 +364,13 @@ def py_choose_w(r, st, pid, work):
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
     ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
-    if name in ("random", "heuristic"):
-        return (RANDOM, HEURISTIC)[("random", "heuristic").index(name)]
-    if name == "pimc" or name.startswith("pimc:"):
-        worlds = PIMC_WORLDS
-        for part in filter(None, name[5:].split(";")):
-            key, _, val = part.partition("=")
-            if key != "worlds" or not val.isdigit() or not 1 <= int(val) <= PIMC_MAX_WORLDS:
-                raise ValueError(f"bad pimc parameter '{part}': allowed is worlds=N with N "
-                                 f"from 1 to {PIMC_MAX_WORLDS} (e.g. pimc:worlds=16)")
-            worlds = int(val)
-        return PIMC + (worlds << PIMC_SHIFT)
-    raise ValueError(f"unknown policy '{name}'; policies: random, heuristic, "
-                     f"pimc[:worlds=N] (default {PIMC_WORLDS} worlds)")
+    return parse_worlds_policy(name, ("random", "heuristic"), PIMC, PIMC_SHIFT, PIMC_WORLDS,
+                               PIMC_MAX_WORLDS, 16)
 
 
 def policy_name(pid: int) -> str:
     """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
-    if pid & 7 == PIMC:
-        return f"pimc:worlds={pid >> PIMC_SHIFT}"
-    return ("random", "heuristic")[pid]
+    return worlds_policy_name(pid, ("random", "heuristic"), PIMC, PIMC_SHIFT)
 
 
 def uses_search(pids) -> bool:
