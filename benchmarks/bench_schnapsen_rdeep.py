@@ -61,6 +61,7 @@ pairs ("complete": false until the end).
 """
 import argparse
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -206,7 +207,7 @@ def main():
     rules = GAME.build_rules("austrian", None, ("exchange_min_talon=2", "close_min_talon=10"))
     eng = simcore.engine("schnapsen", rules)
     eng.check_policy(a.policy)
-    name = a.out or "schnapsen_rdeep_" + a.policy.split(":")[0]
+    name = a.out or "schnapsen_rdeep_" + re.sub(r"[^a-z0-9]+", "_", a.policy).strip("_")
     engine = SchnapsenGamePlayEngine()
     counts = {"close_mapped": 0, "claim_mapped": 0, "queen_for_king": 0}
     clock = [0, 0.0]

@@ -43,7 +43,8 @@ played, the face-up trump card, the cards the opponent was seen to take
 (marriage halves, the card taken by an exchange or by the last draw) and the
 cards the follow rule says it cannot hold), solves each with every action open,
 and takes the action with the best mean value (the first in engine order on
-ties), except that a close counts at its worst sampled world (a world's solve plays
+ties; with ``goal=deal`` the action that wins the most worlds, the best mean value
+among those), except that a close counts at its worst sampled world (a world's solve plays
 the closed deal knowing every card, which makes closing look far better than it is). The worlds are uniform over the consistent ones: the opponent's unknown
 cards are a uniform subset of the unknown cards it may hold, the talon a
 uniform order of the rest. Its random draws come from a stream derived from the
@@ -423,8 +424,9 @@ def sample_world(st, seat, rng, world, cards):
 
 
 @njit(cache=True, _nrt=False)
-def pimc_choose(r, st, worlds, work):
-    """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module)."""
+def pimc_choose(r, st, worlds, work, deal=False):
+    """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module);
+    ``deal``: rank actions by the worlds won first, by game points only among equals."""
     seat = to_move(st)
     acts = work[2 * WORK_ROWS + 1]
     n = legal_actions(r, st, acts) - 1
@@ -434,9 +436,11 @@ def pimc_choose(r, st, worlds, work):
         worlds = 1
     total = work[2 * WORK_ROWS + 2]
     last = total[MAX_LEGAL:]        # each action's value in the last world: the next guess
+    won = total[2 * MAX_LEGAL:]     # worlds each action wins (goal=deal)
     for i in range(n):
         total[i] = 0
         last[i] = 0
+        won[i] = 0
     world = work[2 * WORK_ROWS + 3]
     cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
     top = work[WORK_ROWS - 1]
@@ -451,6 +455,8 @@ def pimc_choose(r, st, worlds, work):
             v = solve_from(r, top, seat, work, last[i])
             last[i] = v
             total[i] += v
+            if v > 0:
+                won[i] += 1
             if acts[i] == A_CLOSE and v < worst_close:
                 worst_close = v
     for i in range(n):
@@ -459,8 +465,12 @@ def pimc_choose(r, st, worlds, work):
         # they are; only a close that wins in every sampled world is taken
         if acts[i] == A_CLOSE:
             total[i] = worst_close * worlds
+            won[i] = worlds if worst_close > 0 else 0
     best = 0
     for i in range(1, n):
-        if total[i] > total[best]:
+        if deal and won[i] != won[best]:
+            if won[i] > won[best]:
+                best = i
+        elif total[i] > total[best]:
             best = i
     return acts[best]
