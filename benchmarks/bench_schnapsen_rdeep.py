@@ -56,8 +56,9 @@ points) game points; the gate counts deals won.
 Paired deals: deal ``i`` is played twice with the same cards, the tricksim player first
 to lead once and second once. Win share over all deals with its Wilson interval, and the
 paired interval (mean of each pair's share of 0, 1/2 or 1, normal 95% interval).
-Writes results/benchmarks/<out>.json (default schnapsen_rdeep_<policy>), after every 10
-pairs ("complete": false until the end).
+Writes results/benchmarks/<out>.json (default schnapsen_rdeep_<policy>, the policy's name
+with its parameters, e.g. schnapsen_rdeep_pimc_worlds_32_goal_deal), after every 10 pairs
+("complete": false until the end); ``pair_wins`` lists each pair's deals won (0, 1, 2).
 """
 import argparse
 import random
@@ -249,6 +250,7 @@ def main():
                         "decisions": clock[0],
                         "ms_per_decision": 1000 * clock[1] / max(clock[0], 1),
                         "mapped": dict(counts), "wall_s": time.time() - t_start,
+                        "pair_wins": [int(2 * x) for x in scores],
                         "complete": n == a.pairs})
             write(name, out)
             print(f"  {n} pairs: {a.policy} won {wins} of {2 * n} deals, {100 * mean:.1f}% "
