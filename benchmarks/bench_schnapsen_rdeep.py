@@ -2,6 +2,7 @@
 
     /work/venvs/schnapsen-gpl/bin/python benchmarks/bench_schnapsen_rdeep.py \\
         [--policy pimc] [--pairs N] [--samples 16] [--depth 4] [--seed S] [--out NAME]
+    /work/venvs/schnapsen-gpl/bin/python benchmarks/bench_schnapsen_rdeep.py --compare A B
 
 Runs in its own venv, which holds the GPL package ``schnapsen==0.0.5`` next to tricksim
 (tricksim never depends on it):
@@ -61,6 +62,7 @@ with its parameters, e.g. schnapsen_rdeep_pimc_worlds_32_goal_deal), after every
 ("complete": false until the end); ``pair_wins`` lists each pair's deals won (0, 1, 2).
 """
 import argparse
+import json
 import random
 import re
 import sys
@@ -75,7 +77,7 @@ from schnapsen.game import (Bot, Marriage, RegularMove, SchnapsenGamePlayEngine,
                             TrumpExchange)
 
 import simcore                                             # noqa: E402
-from common import write                                   # noqa: E402
+from common import RESULTS, write                          # noqa: E402
 from simcore.games.schnapsen import GAME                   # noqa: E402
 from simcore.games.schnapsen.engine import (A_CLAIM, A_CLOSE, A_EXCHANGE,  # noqa: E402
                                             A_MARRIAGE, A_PASS, S_STEP, S_TRUMP,
@@ -196,6 +198,32 @@ def deal_cards(engine, seed):
     return cards[0:10:2], cards[1:10:2], cards[10:]
 
 
+def compare(a_name, b_name):
+    """Print the difference of two result files' deal shares on the deals they share (same
+    seed; the first ``min(pairs)`` pairs), in pp with the paired normal 95% interval (the
+    mean of each pair's difference). RdeepBot's own draws differ between the runs, so the
+    pairing removes the deals' luck only."""
+    runs = []
+    for name in (a_name, b_name):
+        path = Path(name) if name.endswith(".json") else RESULTS / f"{name}.json"
+        try:
+            d = json.loads(path.read_text())
+            runs.append((d["policy"], int(re.search(r"--seed (\d+)", d["command"]).group(1)),
+                         d["pair_wins"]))
+        except (OSError, ValueError, KeyError, AttributeError) as e:
+            sys.exit(f"--compare: {path} is not a results file of this benchmark with "
+                     f"pair_wins ({type(e).__name__})")
+    (pa, sa, wa), (pb, sb, wb) = runs
+    if sa != sb:
+        sys.exit(f"--compare: the runs dealt from different seeds ({sa}, {sb}); allowed: "
+                 "two runs of the same --seed")
+    n = min(len(wa), len(wb))
+    diffs = [(x - y) / 2 for x, y in zip(wa[:n], wb[:n])]
+    mean, _, lo, hi = mean_ci(sum(diffs), sum(x * x for x in diffs), n)
+    print(f"{pa} minus {pb} vs RdeepBot, seed {sa}, {n} pairs ({2 * n} deals each): "
+          f"{100 * mean:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}] (paired by deal)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="pimc", help="the tricksim player (heuristic, pimc...)")
@@ -204,7 +232,13 @@ def main():
     ap.add_argument("--depth", type=int, default=4, help="RdeepBot depth")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="results file name")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                    help="no games: print A's deal share minus B's (two results files of "
+                    "the same --seed, names or paths) with the paired interval")
     a = ap.parse_args()
+    if a.compare:
+        compare(*a.compare)
+        return
     rules = GAME.build_rules("austrian", None, ("exchange_min_talon=2", "close_min_talon=10"))
     eng = simcore.engine("schnapsen", rules)
     eng.check_policy(a.policy)
