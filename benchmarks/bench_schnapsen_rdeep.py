@@ -52,7 +52,16 @@ opponent's). Then it asks ``choose`` and maps the action back:
     claim, is replaced by the lowest legal card (after a marriage: its king) (counted as
     ``claim_mapped``).
 The score of a deal that reaches 66 is 1, 2 (opponent below 33) or 3 (opponent at 0
-points) game points; the gate counts deals won.
+points) game points; the gate counts deals won, so the player to measure against it is
+``pimc:goal=deal`` (each action ranked by the sampled worlds it wins, then by its mean game
+points), not the default ``pimc`` (mean game points, tricksim's match objective).
+
+What tricksim's search still gets wrong about that engine: a marriage's points count there
+only from the next trick its owner wins (tricksim: at once if the owner has a trick, and a
+claim may follow the marriage), and schneider is judged on the other engine's points
+without pending marriages. ``pimc`` sees what tricksim's observation shows of the
+replayed deal (a shown marriage's other half, the trump jack exchanged, the cards the
+follow rule excludes), which is what the other engine shows its bots.
 
 Paired deals: deal ``i`` is played twice with the same cards, the tricksim player first
 to lead once and second once. Win share over all deals with its Wilson interval, and the
