@@ -51,6 +51,7 @@ RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
 PIMC_SHIFT = 3
 PIMC_WORLDS_MASK = (1 << 11) - 1
 PIMC_DEAL = 1 << 14
+PIMC_NO_MCLAIM = 1 << 15   # marriage_claim=0
 SLOPPY_ERROR = 0.10
 SLOPPY_SPREAD = 10
 
@@ -363,44 +364,51 @@ def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
     if pid & 7 == PIMC:
         return pimc_choose(r, st, (pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK, work,
-                           (pid & PIMC_DEAL) != 0)
+                           (pid & PIMC_DEAL) != 0, (pid & PIMC_NO_MCLAIM) == 0)
     return choose(r, st, pid)
 
 
-_PIMC_HELP = (f"allowed are worlds=N with N from 1 to {PIMC_MAX_WORLDS} and goal="
-              f"{'|'.join(PIMC_GOALS)}, separated by ',' or ';' (e.g. pimc:worlds=32,goal=deal)")
-PIMC_KEYS = ("worlds", "goal")
+_PIMC_HELP = (f"allowed are worlds=N with N from 1 to {PIMC_MAX_WORLDS}, goal="
+              f"{'|'.join(PIMC_GOALS)} and marriage_claim=1|0, separated by ',' or ';' "
+              "(e.g. pimc:worlds=32,goal=deal)")
+PIMC_KEYS = ("worlds", "goal", "marriage_claim")
 
 
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``sloppy``, ``pimc`` or
-    ``pimc:worlds=N,goal=G`` (N from 1 to PIMC_MAX_WORLDS, G ``points`` or ``deal``; either
-    may be left out, ``;`` also separates); ValueError naming what is allowed."""
+    ``pimc:worlds=N,goal=G,marriage_claim=M`` (N from 1 to PIMC_MAX_WORLDS, G ``points``
+    or ``deal``, M 1 or 0; any may be left out, ``;`` also separates); ValueError naming
+    what is allowed."""
     if name in POLICIES:
         return POLICIES.index(name)
     if name == "pimc" or name.startswith("pimc:"):
-        worlds, goal = PIMC_WORLDS, PIMC_GOAL
+        worlds, goal, mclaim = PIMC_WORLDS, PIMC_GOAL, 1
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
                 worlds = int(val)
             elif key == "goal" and val in PIMC_GOALS:
                 goal = val
+            elif key == "marriage_claim" and val in ("0", "1"):
+                mclaim = int(val)
             else:
                 raise ValueError(f"bad pimc parameter '{part}': {_PIMC_HELP}")
-        return PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
+        return (PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
+                + (0 if mclaim else PIMC_NO_MCLAIM))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, "
-                     f"pimc[:worlds=N,goal=G] (default {PIMC_WORLDS} worlds, goal "
-                     f"{PIMC_GOAL})")
+                     f"pimc[:worlds=N,goal=G,marriage_claim=M] (default {PIMC_WORLDS} worlds, "
+                     f"goal {PIMC_GOAL}, marriage_claim 1)")
 
 
 def policy_name(pid: int) -> str:
     """The canonical name of a kernel id (``pimc:worlds=N`` for pimc, with ``,goal=deal``
-    when it plays for the deal)."""
+    when it plays for the deal and ``,marriage_claim=0`` when it never claims right after
+    a marriage)."""
     pid = int(pid)
     if pid & 7 == PIMC:
         name = f"pimc:worlds={(pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK}"
-        return name + (",goal=deal" if pid & PIMC_DEAL else "")
+        name += ",goal=deal" if pid & PIMC_DEAL else ""
+        return name + (",marriage_claim=0" if pid & PIMC_NO_MCLAIM else "")
     return POLICIES[pid]
 
 
