@@ -54,7 +54,9 @@ opponent's). Then it asks ``choose`` and maps the action back:
 The score of a deal that reaches 66 is 1, 2 (opponent below 33) or 3 (opponent at 0
 points) game points; the gate counts deals won, so the player to measure against it is
 ``pimc:goal=deal`` (each action ranked by the sampled worlds it wins, then by its mean game
-points), not the default ``pimc`` (mean game points, tricksim's match objective).
+points), not the default ``pimc`` (mean game points, tricksim's match objective), and
+best ``pimc:goal=deal,marriage_claim=0`` (no claim right after a marriage, in its choices
+and searches: the one rule difference that decides who wins a deal there).
 
 What tricksim's search still gets wrong about that engine: a marriage's points count there
 only from the next trick its owner wins (tricksim: at once if the owner has a trick, and a
