@@ -2,6 +2,7 @@
 
     /work/venvs/schnapsen-gpl/bin/python benchmarks/bench_schnapsen_rdeep.py \\
         [--policy pimc] [--pairs N] [--samples 16] [--depth 4] [--seed S] [--out NAME]
+    /work/venvs/schnapsen-gpl/bin/python benchmarks/bench_schnapsen_rdeep.py --compare A B
 
 Runs in its own venv, which holds the GPL package ``schnapsen==0.0.5`` next to tricksim
 (tricksim never depends on it):
@@ -51,16 +52,30 @@ opponent's). Then it asks ``choose`` and maps the action back:
     claim, is replaced by the lowest legal card (after a marriage: its king) (counted as
     ``claim_mapped``).
 The score of a deal that reaches 66 is 1, 2 (opponent below 33) or 3 (opponent at 0
-points) game points; the gate counts deals won.
+points) game points; the gate counts deals won, so the player to measure against it is
+``pimc:goal=deal`` (each action ranked by the sampled worlds it wins, then by its mean game
+points), not the default ``pimc`` (mean game points, tricksim's match objective), and
+best ``pimc:goal=deal,marriage_claim=0`` (no claim right after a marriage, in its choices
+and searches: the one rule difference that decides who wins a deal there).
+
+What tricksim's search still gets wrong about that engine: a marriage's points count there
+only from the next trick its owner wins (tricksim: at once if the owner has a trick, and a
+claim may follow the marriage), and schneider is judged on the other engine's points
+without pending marriages. ``pimc`` sees what tricksim's observation shows of the
+replayed deal (a shown marriage's other half, the trump jack exchanged, the cards the
+follow rule excludes), which is what the other engine shows its bots.
 
 Paired deals: deal ``i`` is played twice with the same cards, the tricksim player first
 to lead once and second once. Win share over all deals with its Wilson interval, and the
 paired interval (mean of each pair's share of 0, 1/2 or 1, normal 95% interval).
-Writes results/benchmarks/<out>.json (default schnapsen_rdeep_<policy>), after every 10
-pairs ("complete": false until the end).
+Writes results/benchmarks/<out>.json (default schnapsen_rdeep_<policy>, the policy's name
+with its parameters, e.g. schnapsen_rdeep_pimc_worlds_32_goal_deal), after every 10 pairs
+("complete": false until the end); ``pair_wins`` lists each pair's deals won (0, 1, 2).
 """
 import argparse
+import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -73,7 +88,7 @@ from schnapsen.game import (Bot, Marriage, RegularMove, SchnapsenGamePlayEngine,
                             TrumpExchange)
 
 import simcore                                             # noqa: E402
-from common import write                                   # noqa: E402
+from common import RESULTS, write                          # noqa: E402
 from simcore.games.schnapsen import GAME                   # noqa: E402
 from simcore.games.schnapsen.engine import (A_CLAIM, A_CLOSE, A_EXCHANGE,  # noqa: E402
                                             A_MARRIAGE, A_PASS, S_STEP, S_TRUMP,
@@ -194,6 +209,32 @@ def deal_cards(engine, seed):
     return cards[0:10:2], cards[1:10:2], cards[10:]
 
 
+def compare(a_name, b_name):
+    """Print the difference of two result files' deal shares on the deals they share (same
+    seed; the first ``min(pairs)`` pairs), in pp with the paired normal 95% interval (the
+    mean of each pair's difference). RdeepBot's own draws differ between the runs, so the
+    pairing removes the deals' luck only."""
+    runs = []
+    for name in (a_name, b_name):
+        path = Path(name) if name.endswith(".json") else RESULTS / f"{name}.json"
+        try:
+            d = json.loads(path.read_text())
+            runs.append((d["policy"], int(re.search(r"--seed (\d+)", d["command"]).group(1)),
+                         d["pair_wins"]))
+        except (OSError, ValueError, KeyError, AttributeError) as e:
+            sys.exit(f"--compare: {path} is not a results file of this benchmark with "
+                     f"pair_wins ({type(e).__name__})")
+    (pa, sa, wa), (pb, sb, wb) = runs
+    if sa != sb:
+        sys.exit(f"--compare: the runs dealt from different seeds ({sa}, {sb}); allowed: "
+                 "two runs of the same --seed")
+    n = min(len(wa), len(wb))
+    diffs = [(x - y) / 2 for x, y in zip(wa[:n], wb[:n])]
+    mean, _, lo, hi = mean_ci(sum(diffs), sum(x * x for x in diffs), n)
+    print(f"{pa} minus {pb} vs RdeepBot, seed {sa}, {n} pairs ({2 * n} deals each): "
+          f"{100 * mean:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}] (paired by deal)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="pimc", help="the tricksim player (heuristic, pimc...)")
@@ -202,11 +243,17 @@ def main():
     ap.add_argument("--depth", type=int, default=4, help="RdeepBot depth")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="results file name")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                    help="no games: print A's deal share minus B's (two results files of "
+                    "the same --seed, names or paths) with the paired interval")
     a = ap.parse_args()
+    if a.compare:
+        compare(*a.compare)
+        return
     rules = GAME.build_rules("austrian", None, ("exchange_min_talon=2", "close_min_talon=10"))
     eng = simcore.engine("schnapsen", rules)
     eng.check_policy(a.policy)
-    name = a.out or "schnapsen_rdeep_" + a.policy.split(":")[0]
+    name = a.out or "schnapsen_rdeep_" + re.sub(r"[^a-z0-9]+", "_", a.policy).strip("_")
     engine = SchnapsenGamePlayEngine()
     counts = {"close_mapped": 0, "claim_mapped": 0, "queen_for_king": 0}
     clock = [0, 0.0]
@@ -248,6 +295,7 @@ def main():
                         "decisions": clock[0],
                         "ms_per_decision": 1000 * clock[1] / max(clock[0], 1),
                         "mapped": dict(counts), "wall_s": time.time() - t_start,
+                        "pair_wins": [int(2 * x) for x in scores],
                         "complete": n == a.pairs})
             write(name, out)
             print(f"  {n} pairs: {a.policy} won {wins} of {2 * n} deals, {100 * mean:.1f}% "

@@ -37,11 +37,19 @@ class Schnapsen(Game):
         return 2
 
     def policy_ids(self, names, rules):
-        """Resolve a policy list; ``pimc`` takes its parameter in the name
-        (``pimc:worlds=32``) and is named canonically (``pimc:worlds=16`` for ``pimc``)."""
+        """Resolve a policy list; ``pimc`` takes its parameters in the name
+        (``pimc:worlds=32,goal=deal``; a list split at its commas is joined back) and is
+        named canonically (``pimc:worlds=8`` for ``pimc``)."""
         from ...errors import RulesError
-        from .policies import parse_policy, policy_name
+        from .policies import PIMC_KEYS, parse_policy, policy_name
         names = [s.strip() for s in names] if names else ["random"]
+        joined = []
+        for s in names:
+            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in PIMC_KEYS:
+                joined[-1] += ("," if ":" in joined[-1] else ":") + s
+            else:
+                joined.append(s)
+        names = joined
         if len(names) == 1:
             names = names * 2
         if len(names) != 2:

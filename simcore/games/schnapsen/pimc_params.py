@@ -3,3 +3,5 @@ reads them without loading numba)."""
 
 PIMC_WORLDS = 8         # default worlds per decision
 PIMC_MAX_WORLDS = 1024
+PIMC_GOALS = ("points", "deal")   # what a world's solve is worth: game points, or the deal won
+PIMC_GOAL = "points"    # default

@@ -1,6 +1,6 @@
 """Schnapsen's players as ``tricksim rules`` lists them (no imports of the kernels:
 the rules listing stays fast)."""
-from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS
+from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_WORLDS, PIMC_WORLDS
 
 
 def policy_help() -> list[str]:
@@ -10,6 +10,11 @@ def policy_help() -> list[str]:
             "claims by simple rules",
             "sloppy     the heuristic with a 10% chance per claim of miscounting by up to "
             "10 points (what miscounting costs)",
-            f"pimc[:worlds=N]  samples N worlds of the unseen cards (default {PIMC_WORLDS}, "
-            f"1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves each with all "
-            "cards open, plays the best mean"]
+            f"pimc[:worlds=N,goal=G,marriage_claim=M]  samples N worlds of the unseen cards (default "
+            f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
+            "each with all cards open, plays the best mean game points (goal=points, the "
+            "default) or the action winning the most worlds, then the best mean "
+            f"(goal=deal: for play where only the deal counts; goal {'|'.join(PIMC_GOALS)}, "
+            f"default {PIMC_GOAL}); marriage_claim=0: never claims right after a marriage, "
+            "nor counts on it in its searches (as where a marriage's points count from the "
+            "next trick won; default 1)"]

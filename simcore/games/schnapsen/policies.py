@@ -31,7 +31,6 @@ its own points) plus the game's random stream; tests/test_schnapsen_engine.py
 re-deals the hidden cards and checks that no choice changes.
 """
 import numpy as np
-from ...pimc_names import parse_worlds_policy, worlds_policy_name
 from numba import njit
 
 from ...bits import U0, U1, bounded, highest_bit, kth_bit, lowest_bit, popcount, uniform01
@@ -41,13 +40,18 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
+from .pimc_params import PIMC_GOAL, PIMC_GOALS
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
 POLICIES = ("random", "heuristic", "sloppy")   # ids 0..2; pimc is parsed (parse_policy)
 RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
-# a pimc id carries its parameter: PIMC + 8 * worlds (the other ids are below 8)
+# a pimc id carries its parameters: PIMC + 8 * worlds (worlds < 2**11), plus PIMC_DEAL
+# for goal=deal (the other ids are below 8)
 PIMC_SHIFT = 3
+PIMC_WORLDS_MASK = (1 << 11) - 1
+PIMC_DEAL = 1 << 14
+PIMC_NO_MCLAIM = 1 << 15   # marriage_claim=0
 SLOPPY_ERROR = 0.10
 SLOPPY_SPREAD = 10
 
@@ -359,20 +363,53 @@ def choose(r, st, pid):
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
     if pid & 7 == PIMC:
-        return pimc_choose(r, st, pid >> PIMC_SHIFT, work)
+        return pimc_choose(r, st, (pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK, work,
+                           (pid & PIMC_DEAL) != 0, (pid & PIMC_NO_MCLAIM) == 0)
     return choose(r, st, pid)
+
+
+_PIMC_HELP = (f"allowed are worlds=N with N from 1 to {PIMC_MAX_WORLDS}, goal="
+              f"{'|'.join(PIMC_GOALS)} and marriage_claim=1|0, separated by ',' or ';' "
+              "(e.g. pimc:worlds=32,goal=deal)")
+PIMC_KEYS = ("worlds", "goal", "marriage_claim")
 
 
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``sloppy``, ``pimc`` or
-    ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
-    return parse_worlds_policy(name, POLICIES, PIMC, PIMC_SHIFT, PIMC_WORLDS, PIMC_MAX_WORLDS,
-                               32)
+    ``pimc:worlds=N,goal=G,marriage_claim=M`` (N from 1 to PIMC_MAX_WORLDS, G ``points``
+    or ``deal``, M 1 or 0; any may be left out, ``;`` also separates); ValueError naming
+    what is allowed."""
+    if name in POLICIES:
+        return POLICIES.index(name)
+    if name == "pimc" or name.startswith("pimc:"):
+        worlds, goal, mclaim = PIMC_WORLDS, PIMC_GOAL, 1
+        for part in filter(None, name[5:].replace(";", ",").split(",")):
+            key, _, val = part.partition("=")
+            if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
+                worlds = int(val)
+            elif key == "goal" and val in PIMC_GOALS:
+                goal = val
+            elif key == "marriage_claim" and val in ("0", "1"):
+                mclaim = int(val)
+            else:
+                raise ValueError(f"bad pimc parameter '{part}': {_PIMC_HELP}")
+        return (PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
+                + (0 if mclaim else PIMC_NO_MCLAIM))
+    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, "
+                     f"pimc[:worlds=N,goal=G,marriage_claim=M] (default {PIMC_WORLDS} worlds, "
+                     f"goal {PIMC_GOAL}, marriage_claim 1)")
 
 
 def policy_name(pid: int) -> str:
-    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
-    return worlds_policy_name(pid, POLICIES, PIMC, PIMC_SHIFT)
+    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc, with ``,goal=deal``
+    when it plays for the deal and ``,marriage_claim=0`` when it never claims right after
+    a marriage)."""
+    pid = int(pid)
+    if pid & 7 == PIMC:
+        name = f"pimc:worlds={(pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK}"
+        name += ",goal=deal" if pid & PIMC_DEAL else ""
+        return name + (",marriage_claim=0" if pid & PIMC_NO_MCLAIM else "")
+    return POLICIES[pid]
 
 
 def uses_search(pids) -> bool:

@@ -43,7 +43,8 @@ played, the face-up trump card, the cards the opponent was seen to take
 (marriage halves, the card taken by an exchange or by the last draw) and the
 cards the follow rule says it cannot hold), solves each with every action open,
 and takes the action with the best mean value (the first in engine order on
-ties), except that a close counts at its worst sampled world (a world's solve plays
+ties; with ``goal=deal`` the action that wins the most worlds, the best mean value
+among those), except that a close counts at its worst sampled world (a world's solve plays
 the closed deal knowing every card, which makes closing look far better than it is). The worlds are uniform over the consistent ones: the opponent's unknown
 cards are a uniform subset of the unknown cards it may hold, the talon a
 uniform order of the rest. Its random draws come from a stream derived from the
@@ -61,7 +62,7 @@ from .engine import (S_CLOSER, S_LEADER, S_MARR, LEAD, S_MARRIED, S_POINTS, S_SN
                      S_SNAP_TRICKS, S_TRICKS, A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
                      FOLLOW, MAX_LEGAL, OVER, S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_PHASE,
                      S_PLAYED, S_RNG, S_SHOWN, S_STEP, S_TALON, S_TALON_LEFT, S_TRUMP,
-                     S_TRUMP_CARD, S_VOID, S_WINNER, apply_action, follower_wins,
+                     S_TRUMP_CARD, S_VOID, S_WINNER, T_MARRIED, apply_action, follower_wins,
                      counted, legal_actions, may_claim, score_claim, to_move)
 
 # words of the state a deal's search changes (the match fields after S_RNG are left)
@@ -79,6 +80,10 @@ TT_MASK = TT_ROWS * 16 - 1
 TT_BASE = 2 * WORK_ROWS + 4
 EXACT, LOWER, UPPER = 0, 1, 2
 NODES_COL = W_COLS - 1   # the keys row's last word counts the nodes searched
+# the keys row's word before it: 1 when the search leaves out the claim right after a
+# marriage (pimc's marriage_claim=0), else 0; set by every entry point
+NO_MCLAIM_COL = W_COLS - 2
+_NO_MCLAIM_SALT = np.int64(0x2545F4914F6CDD1C)   # even: a key stays odd (never 0)
 
 from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS  # noqa: E402,F401
 _DECK = np.int64((1 << 20) - 1)
@@ -153,11 +158,13 @@ _SIG_MM = "int64(int64[::1], int64[:, ::1], int64, int64)"
 
 
 @njit(cache=True, inline="always")
-def _claim_value(r, st, seat):
+def _claim_value(r, st, seat, work_flag):
     """The value for ``seat`` when the seat to move may claim and has reached the target
     (then claiming at once is its best action: waiting can only add to the opponent's
     points and tricks, which the claim's value reads), else 0 (no deal value is 0)."""
     if st[S_PHASE] != LEAD or not may_claim(st):
+        return 0
+    if st[S_STEP] == T_MARRIED and work_flag:
         return 0
     p = to_move(st)
     mine = counted(st, p)
@@ -171,10 +178,26 @@ def _claim_value(r, st, seat):
 
 
 @njit(cache=True, inline="always")
+def drop_marriage_claim(st, acts, n):
+    """Leave the claim right after a marriage out of the ``n`` actions ``acts`` (the
+    actions but resign); the new count."""
+    if st[S_PHASE] != LEAD or st[S_STEP] != T_MARRIED:
+        return n
+    k = 0
+    for i in range(n):
+        if acts[i] != A_CLAIM:
+            acts[k] = acts[i]
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
 def _ordered_actions(r, st, acts, keys, first):
     """The legal actions but resign into ``acts``, best guess first (``first``, the
     transposition table's best action, ahead of all when >= 0); returns how many."""
     n = legal_actions(r, st, acts) - 1          # resign is last: left out
+    if keys[NO_MCLAIM_COL] != 0:
+        n = drop_marriage_claim(st, acts, n)
     for i in range(n):
         keys[i] = 10000 if acts[i] == first else _order_key(st, acts[i])
     # insertion sort, highest key first
@@ -197,11 +220,14 @@ def _ab(r, work, d, alpha, beta, seat):
     work[2 * WORK_ROWS, NODES_COL] += 1
     if st[S_PHASE] == OVER:
         return _value(st, seat)
-    c = _claim_value(r, st, seat)
+    flag = work[2 * WORK_ROWS, NO_MCLAIM_COL]
+    c = _claim_value(r, st, seat, flag != 0)
     if c != 0:
         return c
     # transposition table: values kept for seat 0, with the best action
     key = _key(st)
+    if flag != 0:
+        key ^= _NO_MCLAIM_SALT
     slot = key & TT_MASK
     tt = work[TT_BASE + (slot >> 4)]
     col = (slot & 15) * 4                  # a bucket: kept-deepest entry, newest entry
@@ -288,6 +314,7 @@ def _load_root(st, work):
 @njit(cache=True, _nrt=False)
 def solve(r, st, seat, work):
     """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
+    work[2 * WORK_ROWS, NO_MCLAIM_COL] = 0
     return solve_from(r, st, seat, work, 0)
 
 
@@ -423,20 +450,28 @@ def sample_world(st, seat, rng, world, cards):
 
 
 @njit(cache=True, _nrt=False)
-def pimc_choose(r, st, worlds, work):
-    """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module)."""
+def pimc_choose(r, st, worlds, work, deal=False, marriage_claim=True):
+    """The action of the ``pimc`` player with ``worlds`` sampled deals (see the module);
+    ``deal``: rank actions by the worlds won first, by game points only among equals;
+    ``marriage_claim`` False: never claim right after a marriage, in its choice and in
+    its searches (as where a marriage's points count from the next trick won)."""
     seat = to_move(st)
     acts = work[2 * WORK_ROWS + 1]
     n = legal_actions(r, st, acts) - 1
+    work[2 * WORK_ROWS, NO_MCLAIM_COL] = 0 if marriage_claim else 1
+    if not marriage_claim:
+        n = drop_marriage_claim(st, acts, n)
     if n == 1:
         return acts[0]
     if st[S_PHASE] == AFTER_LAST:   # claim or pass: nothing hidden changes the outcome
         worlds = 1
     total = work[2 * WORK_ROWS + 2]
     last = total[MAX_LEGAL:]        # each action's value in the last world: the next guess
+    won = total[2 * MAX_LEGAL:]     # worlds each action wins (goal=deal)
     for i in range(n):
         total[i] = 0
         last[i] = 0
+        won[i] = 0
     world = work[2 * WORK_ROWS + 3]
     cards = work[2 * WORK_ROWS]     # reused: the keys row is free between solves
     top = work[WORK_ROWS - 1]
@@ -451,6 +486,8 @@ def pimc_choose(r, st, worlds, work):
             v = solve_from(r, top, seat, work, last[i])
             last[i] = v
             total[i] += v
+            if v > 0:
+                won[i] += 1
             if acts[i] == A_CLOSE and v < worst_close:
                 worst_close = v
     for i in range(n):
@@ -459,8 +496,12 @@ def pimc_choose(r, st, worlds, work):
         # they are; only a close that wins in every sampled world is taken
         if acts[i] == A_CLOSE:
             total[i] = worst_close * worlds
+            won[i] = worlds if worst_close > 0 else 0
     best = 0
     for i in range(1, n):
-        if total[i] > total[best]:
+        if deal and won[i] != won[best]:
+            if won[i] > won[best]:
+                best = i
+        elif total[i] > total[best]:
             best = i
     return acts[best]
