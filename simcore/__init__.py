@@ -27,9 +27,10 @@ __all__ = sorted(_LAZY) + ["__version__"]
 
 
 #: public functions named like the submodule that defines them: importing the
-#: submodule (``from simcore.sweep import parse_vary``) must not replace the
+#: submodule (``from simcore.sweep import parse_vary``, a game's api importing
+#: ``simcore.engine.EngineBase``) must not replace the
 #: function ``simcore.sweep`` by the module
-_SHADOWED = frozenset({"sweep"})
+_SHADOWED = frozenset({"sweep", "engine"})
 
 
 class _Package(_types.ModuleType):

@@ -209,6 +209,19 @@ def test_sweep_and_compare_are_the_python_api_whatever_was_imported_first():
     assert api_compare is module.compare
 
 
+
+def test_engine_is_the_python_api_after_a_games_api_was_imported():
+    """A game's api imports ``simcore.engine.EngineBase``; ``from simcore import engine``
+    afterwards must still give the function (run fresh: this session imported both)."""
+    import subprocess
+    import sys
+    code = ("from simcore.games.schnapsen import api\n"
+            "from simcore import engine\n"
+            "assert callable(engine), engine\n"
+            "print(engine('schnapsen').game)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
 def test_vary_policy_and_policies_per_side(tmp_path):
     from simcore.sweep import parse_side, write_compare
     plan = parse_vary("schadenfreude", ["policy=heuristic,random,random,random;random"])
