@@ -130,3 +130,16 @@ def test_bad_positions(invoke, officers):
                    "2 deal(s)")
     one_error_line(invoke("analyse", officers, "--index", 2, "--at", 3),
                    "--index 2 is not among them")
+
+
+def test_one_player_per_seat(invoke, officers):
+    """--policy P[,P...]: one name per seat plays the worlds out, and the header names
+    who did (the default player named as such)."""
+    res = invoke("analyse", officers, "--at", 12, "--worlds", 4, "--policy", "heuristic,random")
+    assert res.exit_code == 0, res.output
+    assert "each played out by heuristic,random;" in res.stdout
+    res = invoke("analyse", officers, "--at", 12, "--worlds", 4)
+    assert res.exit_code == 0, res.output
+    assert "each played out by heuristic (the default player);" in res.stdout
+    one_error_line(invoke("analyse", officers, "--at", 12, "--policy", "random,random,random"),
+                   "3 policies for 2 seats")
