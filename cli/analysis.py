@@ -176,7 +176,8 @@ def register_analyse(cli, user_errors):
         else:
             click.echo(f"{pos.worlds} worlds consistent with seat {pos.seat}'s view "
                        f"({pos.tries} drawn), each played out by "
-                       f"{policy or 'the default player'}; score and win as in "
+                       f"{pos.players}{'' if policy else ' (the default player)'}; "
+                       "score and win as in "
                        f"'tricksim hand {rec['game']}'")
         click.echo(position_table(pos))
         click.echo("the record played: " + (pos.actual or "nothing more (the deal ends here)")

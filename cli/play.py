@@ -104,11 +104,14 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
                        "`simulate --seed S` deals as game I.")
     @click.option("--save", type=click.Path(dir_okay=False), default=None,
                   help="At the end, write the game's record (one JSON line) to this file; "
-                       "`tricksim replay FILE --show` and `tricksim analyse FILE` read it.")
+                       "`tricksim replay FILE --show` and `tricksim analyse FILE` read it.  "
+                       "Without --save you are asked for a file name at the end.")
     @click.option("--force", is_flag=True, help="Let --save replace an existing file.")
+    @click.option("--no-save", "no_save", is_flag=True,
+                  help="Don't ask at the end whether to save the record (for scripts).")
     @user_errors
     def play(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
-             force):
+             force, no_save):
         """Play GAME in the terminal against the bots.
 
         Shows what your seat may see (your hand, the table, what is public) and
@@ -119,22 +122,31 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
         on the random bots' draws).  Input is read line by line from stdin, so a
         script can play too.
 
+        At the end, without --save, you are asked for a file name to save the
+        game's record (an empty answer or the end of the input saves nothing; an
+        existing file is replaced only if you confirm); --no-save skips the
+        question.
+
         \b
         Examples:
           tricksim play schnapsen --seed 1
           tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
           tricksim play schadenfreude --players 3 --policy human,random,heuristic
         """
+        if save and no_save:
+            raise TricksimError("--save and --no-save contradict each other; give one")
         return play_game(game, players, preset, rules_file, assignments, seat, policy, seed,
-                         index, save, force, note_cold_cache)
+                         index, save, force, note_cold_cache, ask_save=not no_save)
 
     return play
 
 
 def play_game(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
-              force, note_cold_cache=None) -> None:
-    """Play one game against the bots on stdin/stdout (what ``tricksim play`` does);
-    TricksimError (one line) for bad options or input ending early."""
+              force, note_cold_cache=None, ask_save=True) -> None:
+    """Play one game against the bots on stdin/stdout (what ``tricksim play`` does): at
+    the end the record is saved to ``save``, or, without it and with ``ask_save``, the
+    user is asked for a file name (``ask_and_save``).  TricksimError (one line) for bad
+    options or input ending before the game does."""
     from simcore.games import get_game
     from simcore.runner import MAX_SEED
     from simcore.show import narrator_class
@@ -195,15 +207,91 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     record = {"game": game, "rules": rules.to_dict(), "seed": int(seed), "index": int(index),
               "policies": names, "deals": deals, "result": eng.result(st)}
     if save:
-        from simcore.records import replay_one
-        from simcore.stats import atomic_write
+        save_record(record, save)
+        click.echo(f"saved the record to {save}")
+        usage_lines(record, save, seat)
+    elif ask_save:
+        ask_and_save(record, seat)
 
-        replay_one(json.loads(json.dumps(record)))       # what is saved replays valid
-        text = json.dumps(record, separators=(",", ":")) + "\n"
 
-        def write(path):
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
+def save_record(record: dict, path) -> None:
+    """Write ``record`` as one JSON line to ``path``, whole or not at all, after checking
+    that it replays (as ``tricksim replay`` would); TricksimError (one line) if the path
+    cannot be written."""
+    from simcore.records import replay_one
+    from simcore.stats import atomic_write
 
-        atomic_write(save, write)
-        click.echo(f"saved the record to {save} (tricksim replay {save} --show)")
+    replay_one(json.loads(json.dumps(record)))       # what is saved replays valid
+    text = json.dumps(record, separators=(",", ":")) + "\n"
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    atomic_write(path, write)
+
+
+def usage_lines(record: dict, path, seat: int) -> None:
+    """Print how to view and analyse a saved game: ``replay --show``, and ``analyse`` at
+    the human's first card play (verb ``play`` in every game's records) of deal 0."""
+    q = _quote(path)
+    click.echo(f"  view it:    tricksim replay {q} --show")
+    acts = record["deals"][0]["actions"]
+    at = next((k for k, a in enumerate(acts) if a[0] == seat and a[1] == "play"), None)
+    if at is not None:
+        click.echo(f"  analyse it: tricksim analyse {q} --deal 0 --at {at}   (before your "
+                   "first card)")
+
+
+def _quote(path) -> str:
+    import shlex
+    return shlex.quote(str(path))
+
+
+def _ask(question: str) -> str | None:
+    """One answer line from stdin (stripped), None at the end of the input; the typed
+    line is echoed when stdin is not a terminal, so a transcript shows it."""
+    click.echo(question, nl=False)
+    line = sys.stdin.readline()
+    if not sys.stdin.isatty():
+        click.echo(line.rstrip("\n"))
+    return None if not line else line.strip()
+
+
+def ask_and_save(record: dict, seat: int) -> None:
+    """At the end of a game played without --save: ask for a file name until the record
+    is saved or the user declines (an empty answer) or the input ends.  An existing file
+    is replaced only when the user confirms; a path tricksim refuses (a folder, a link,
+    a file it cannot write) gets one line and the question again."""
+    from simcore.stats import check_output_path
+    ended = "the input ended at the question: the record is not saved"
+    while True:
+        name = _ask("save the record? file name (empty: don't save): ")
+        if name is None:
+            click.echo(ended)
+            return
+        if not name:
+            click.echo("not saved")
+            return
+        try:
+            how = check_output_path(name)
+        except TricksimError as exc:
+            click.echo(f"{exc}; give another name, or nothing to skip")
+            continue
+        if how == "replace":
+            yes = _ask(f"'{name}' exists; replace it? [y/N]: ")
+            if yes is None:
+                click.echo(ended)
+                return
+            if yes.lower() not in ("y", "yes"):
+                click.echo(f"'{name}' is kept as it was; give another name, or nothing to "
+                           "skip")
+                continue
+        try:
+            save_record(record, name)
+        except TricksimError as exc:
+            click.echo(f"{exc}; give another name, or nothing to skip")
+            continue
+        click.echo(f"saved the record to {name}")
+        usage_lines(record, name, seat)
+        return

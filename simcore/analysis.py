@@ -303,6 +303,8 @@ class Position:
     worlds: int
     tries: int
     exact: bool
+    #: who played the worlds out: one name, or one per seat comma-separated ("" for exact)
+    players: str = ""
 
 
 def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | None,
@@ -325,7 +327,8 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
                             "(the position after that many actions)")
     try:
-        names = eng.policy_list(policy or g.contract(rules).analysis_policy)
+        names = eng.policy_list([p.strip() for p in policy.split(",")] if policy else
+                                g.contract(rules).analysis_policy)
     except ValueError as exc:
         raise TricksimError(f"--policy: {exc}") from None
     st = eng.from_record(record, deal, at)
@@ -378,7 +381,8 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
                             f"{tries:,} draws")
     res, best = summarise(labels, scores[:, :got], wins[:, :got])
-    return Position(seat, acts, labels, actual, res, best, got, tries, False)
+    players = names[0] if len(set(names)) == 1 else ",".join(names)
+    return Position(seat, acts, labels, actual, res, best, got, tries, False, players)
 
 
 def position_table(pos: Position) -> str:

@@ -30,8 +30,10 @@ def test_a_whole_game_from_stdin_is_saved_and_replays(game, args, seat, seats, t
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert "your choices: 1) " in out
-    assert out.rstrip().splitlines()[-1] == "saved the record to me.jsonl (tricksim replay " \
-                                            "me.jsonl --show)"
+    tail = out.rstrip().splitlines()
+    assert "saved the record to me.jsonl" in tail
+    assert "  view it:    tricksim replay me.jsonl --show" in tail
+    assert "save the record?" not in out          # --save given: no question at the end
     assert (tmp_path / "me.jsonl").read_text().count("\n") == 1
     assert replay_file(tmp_path / "me.jsonl") == (1, [])
     rec = json.loads((tmp_path / "me.jsonl").read_text())

@@ -25,7 +25,7 @@ class Narrator(NarratorBase):
         start = self.eng.deal_start(st)
         v = self.eng.view(st, 0)
         totals = " ".join(str(x) for x in start["scores"])
-        out = [f"round {v['round']}: {self.who(start['leader'])} leads; totals {totals} "
+        out = [f"round {v['round']}: {_s(self.who(start['leader']), 'lead')}; totals {totals} "
                f"(limit {self.eng.rules['limit']})"]
         for p, hand in enumerate(start["hands"]):
             if self.sees(p):

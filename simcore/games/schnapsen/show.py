@@ -29,7 +29,8 @@ class Narrator(NarratorBase):
         start = self.eng.deal_start(st)
         v = self.eng.view(st, 0)
         dealer = start["dealer"]
-        out = [f"deal {v['deal']}: dealer {self.who(dealer)}, {self.who(1 - dealer)} leads; "
+        out = [f"deal {v['deal']}: dealer {self.who(dealer)}, "
+               f"{says(self.who(1 - dealer), 'lead')}; "
                f"trumps {_SUIT_WORDS[v['trump']]} (trump card {start['trump_card']}); "
                f"match points to go {self._pair(v['match'])}"]
         for p in (0, 1):

@@ -205,29 +205,48 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------
 def position_info(eng, record, deal, at, st):
-    """Refuse what the world sampler does not handle (Officers' face-down cards, the
-    pickup and discard phases)."""
+    """Refuse what the world sampler does not handle (the pickup and discard phases)."""
     from .engine import P_LUST as _LUST
-    if int(st[ST_VARIANT]) == V_OFFICERS:
-        raise TricksimError("analyse does not handle Officers' positions yet (the face-down "
-                            "cards are not re-dealt)")
     if int(st[ST_PHASE]) < _LUST:
         raise TricksimError("analyse handles Wendish positions from the contract phase on "
                             "(after the pickup and the discards); give a later --at")
     return None
 
 
+def _officers_world(eng, st, seat, rng):
+    """Officers': a copy of ``st`` whose face-down cards still covered (both seats', the
+    mover's own included: nobody has seen them) are re-dealt uniformly under the same
+    face-up cards, by the ``pimc`` player's sampler (one rule, written once in pimc.py);
+    the face-up cards, the cards played and the rest stay.  None if the world would
+    show ``seat`` anything else than ``st`` does (a guard: it never should)."""
+    from .engine import OBS_SIZE, py_observe
+    from .pimc import sample_world as pimc_sample_world
+    w = np.empty_like(st)
+    pimc_sample_world(st, seat, np.uint64(rng.integers(0, 2**63)), w)
+    o1 = np.zeros(OBS_SIZE, np.int64)
+    o2 = np.zeros(OBS_SIZE, np.int64)
+    py_observe(eng.r, st, seat, o1)
+    py_observe(eng.r, w, seat, o2)
+    if not np.array_equal(o1, o2):
+        return None
+    w[ST_RNG] = np.int64(rng.integers(0, 2**63))
+    return w
+
+
 def sample_world(eng, st, seat, rng, info):
-    """A copy of ``st`` whose cards hidden from ``seat`` (the other hands, and the
-    discards unless ``seat`` took the skat) are re-dealt uniformly, keeping every holding's
-    size; None when the draw breaks what ``seat`` knows (a card of a suit a seat did not
-    follow, QC away from the skat taker, discarded black queens, a different
-    observation).  Where the sides are still hidden the contract and sides follow the
-    black queens' holders (a normal game or, both in one hand, a quiet solo)."""
+    """A copy of ``st`` whose cards hidden from ``seat`` are re-dealt uniformly.
+    Officers': the face-down cards still covered, both seats' (``_officers_world``).
+    Otherwise: the other hands, and the discards unless ``seat`` took the skat, keeping
+    every holding's size; None when the draw breaks what ``seat`` knows (a card of a suit
+    a seat did not follow, QC away from the skat taker, discarded black queens, a
+    different observation).  Where the sides are still hidden the contract and sides
+    follow the black queens' holders (a normal game or, both in one hand, a quiet solo)."""
     from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
                          ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
                          ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
     from .engine import py_observe
+    if int(st[ST_VARIANT]) == V_OFFICERS:
+        return _officers_world(eng, st, seat, rng)
     n = int(st[ST_N])
     holders = [ST_HAND + p for p in range(n) if p != seat]
     taker = int(st[ST_TAKER])

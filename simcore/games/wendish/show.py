@@ -34,8 +34,8 @@ class Narrator(NarratorBase):
         v = eng.view(st, 0)
         n = v["players"]
         dealer = start["dealer"]
-        out = [f"deal {v['deal']}: dealer {self.who(dealer)}, {self.who((dealer + 1) % n)} "
-               "leads"]
+        out = [f"deal {v['deal']}: dealer {self.who(dealer)}, "
+               f"{_s(self.who((dealer + 1) % n), 'lead')}"]
         officers = "face_down" in start
         for p in range(n):
             if officers:
