@@ -445,13 +445,17 @@ def sample_contract_world(r, st, seat, rng, world):
 def search_value(r, s, seat, work, table, scratch, tmp):
     """The deal's score for ``seat`` from ``s`` (the start of card play) with all cards
     open, found at the tariff's score bands (``_band_search``).  A first-trick wedding
-    is scored as a two-seat side (the partner the first trick finds)."""
+    is scored as a two-seat side (the partner the first trick finds: a seat other
+    than ``seat`` when ``seat`` is not the declarer)."""
     if s[ST_FIRST_TRICK] != 0 and s[ST_TEAMS_PUBLIC] == 0:
         for w in range(STATE_SIZE):
             tmp[w] = s[w]
         d = s[ST_DECLARER]
-        tmp[ST_TEAM0] = (1 << d) | (1 << (0 if d != 0 else 1))
-        deal_scores(r, tmp, d, table, scratch)
+        q = 0
+        while q == d or q == seat:
+            q += 1
+        tmp[ST_TEAM0] = (1 << d) | (1 << q)
+        deal_scores(r, tmp, seat, table, scratch)
     else:
         deal_scores(r, s, seat, table, scratch)
     return table[_band_search(r, s, work, table)]
