@@ -42,7 +42,7 @@ from simcore.games.wendish import GAME
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE,
                                           ST_PHASE, ST_TO_MOVE, WEDDING, py_apply,
                                           py_init_game)
-from simcore.games.wendish.pimc import PIMC_CONTRACTS, PIMC_WORLDS, parse_policy, py_choose_w
+from simcore.games.wendish.pimc import PIMC_WORLDS, parse_policy, py_choose_w
 from simcore.games.wendish.policies import HEURISTIC, py_choose
 from simcore.games.wendish.rules import rules_array
 from simcore.games.wendish.solver import new_work
@@ -189,7 +189,7 @@ def main():
                                                           "officers"))
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--worlds", type=int, default=PIMC_WORLDS)
-    ap.add_argument("--contracts", default=f"heuristic,{PIMC_CONTRACTS}",
+    ap.add_argument("--contracts", default="heuristic,playout,search",
                     help="contract methods to measure, comma-separated (heuristic, playout, "
                          "search)")
     ap.add_argument("--seed", type=int, default=2026)

@@ -93,7 +93,7 @@ def test_officers_has_no_contract_decision():
         assert k > 0 and (out[:k] < A_DISCARD).all()
     names, ids = GAME.policy_ids([f"pimc:worlds=1,contracts={m}" for m in ("search", "playout")],
                                  rules)
-    assert names == ["pimc:worlds=1,contracts=search", "pimc:worlds=1"]
+    assert names == ["pimc:worlds=1,contracts=search", "pimc:worlds=1,contracts=playout"]
 
 
 def test_heuristic_contracts_are_the_heuristics_choices():
@@ -180,8 +180,10 @@ def test_policy_names_and_errors():
     assert policy_name(parse_policy("pimc:contracts=search;worlds=4")) == \
         "pimc:worlds=4,contracts=search"
     assert policy_name(parse_policy("pimc:worlds=2,contracts=playout,cworlds=64")) == \
-        "pimc:worlds=2"
-    assert policy_name(parse_policy("pimc:worlds=2,cworlds=10")) == "pimc:worlds=2,cworlds=10"
+        "pimc:worlds=2,contracts=playout"
+    assert policy_name(parse_policy("pimc:worlds=2,contracts=playout,cworlds=10")) == \
+        "pimc:worlds=2,contracts=playout,cworlds=10"
+    assert policy_name(parse_policy("pimc:worlds=2,contracts=heuristic")) == "pimc:worlds=2"
     rules = GAME.build_rules()
     names, _ = GAME.policy_ids("pimc:worlds=2,contracts=search,heuristic,heuristic,random"
                                .split(","), rules)
