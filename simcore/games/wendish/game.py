@@ -41,11 +41,20 @@ class Wendish(Game):
 
     def policy_ids(self, names, rules):
         """Resolve a policy list; ``pimc`` takes its parameter in the name
-        (``pimc:worlds=16``) and is named canonically (``pimc:worlds=8`` for ``pimc``)."""
+        (``pimc:worlds=16,contracts=search``; a list split at its commas is joined back) and
+        is named canonically (``pimc:worlds=8`` for ``pimc``)."""
         from ...errors import RulesError
         from .pimc import parse_policy, policy_name
         n = self.seats(rules)
         names = [s.strip() for s in names] if names else ["random"]
+        joined = []                 # a pimc name split at its commas is joined back
+        for s in names:
+            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in (
+                    "worlds", "contracts", "cworlds"):
+                joined[-1] += ("," if ":" in joined[-1] else ":") + s
+            else:
+                joined.append(s)
+        names = joined
         if len(names) == 1:
             names = names * n
         if len(names) != n:

@@ -29,30 +29,64 @@ reproducible by (seed, index).
 
 Contract decisions
 ------------------
-Pickup, discards, the Lust Solo round and the Old Ones' choice are taken by the
-tariff-aware heuristic (``policies.heuristic_action``: the expected deal score of
-each contract from the hand's strength and the scoring rules), a documented
-cheaper method than solving the sampled worlds for each contract.
+``pimc_contract(r, st, worlds, method, work)`` for the discards, the Lust Solo round
+and the Old Ones' choice (the pickup is forced), by the ``contracts`` parameter:
+
+* ``heuristic``: the tariff-aware heuristic (``policies.heuristic_action``);
+* ``playout`` and ``search``: every legal choice is tried on the same sampled worlds
+  (paired), and the one with the best mean deal score for this seat under the
+  tariff in force is taken (ties: the heuristic's choice if it is among the best,
+  else the first in action-code order).  After the choice the rest of the contract
+  round is the heuristic's, for every seat (its own later choice included: the Old
+  Ones after a pass); then ``playout`` lets the heuristic play the cards out and
+  reads the engine's score of the deal (``worlds`` x PLAYOUT_WORLDS_PER_WORLD
+  worlds), while ``search`` solves the card play with all cards open at the score
+  bands of the tariff (``_band_search``, as in card play; ``worlds`` worlds).  Under
+  ``search`` a wedding's value in a world depends only on who holds the called card
+  there, so it is solved once per partner seat.  The first discard is valued with
+  the heuristic's second discard after it; the second discard is a decision of its
+  own.
+
+Worlds for a contract decision are card play's (above) with the announcements read
+in: every seat that has passed the Lust Solo would pass by the heuristic's rule with
+its world hand (a world where it would not is redrawn, up to 16 times), the Old Ones
+are whoever holds both black queens in the world, and in Dreiwendsch the skat's
+taker holds the queen of clubs (the taker is the holder of QC, else of QS with QC in
+the skat, else forehand with both there: after the pickup it always holds QC; card
+play's worlds keep this too).  The draws come from a stream derived from the
+decision stream and the phase, the Lust Solo calls and the discards so far.
 """
 import numpy as np
-from ...pimc_names import parse_worlds_policy, worlds_policy_name
 from numba import njit
 
 from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
 from .cards import BLACK_QUEENS, QC, QS, V_OFFICERS, VARIANT_DECK
-from .engine import (NORMAL, P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED,
-                     ST_CALLED_BY, ST_CBIT, ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS,
-                     ST_FIRST_TRICK, ST_HAND, ST_N, ST_NTR, ST_PHASE, ST_PLAYED, ST_PTS,
-                     ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0, ST_TO_MOVE,
-                     ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID, WEDDING, _score_deal,
-                     apply_action, covered_cards, legal_cards)
-from .policies import choose, heuristic_play
+from .cards import VARIANT_HAND
+from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE, P_PICKUP,
+                     P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED, ST_CALLED_BY, ST_CBIT,
+                     ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS, ST_FIRST_TRICK,
+                     ST_FOREHAND, ST_HAND, ST_LUST_N, ST_N, ST_NTR, ST_OLD_ONES, ST_PHASE,
+                     ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0,
+                     ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID,
+                     WEDDING,
+                     _score_deal, apply_action, covered_cards, legal_actions, legal_cards)
+from .policies import choose, discard_card, heuristic_action, heuristic_play, lust_suit, \
+    solo_thresholds
+from .rules import R_LUST, R_SOLO_SUITS
 from .solver import SCRATCH, reaches
 
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
-#: a pimc id carries its parameter: PIMC + (worlds << PIMC_SHIFT)
+#: a pimc id carries its parameters: PIMC + (worlds << PIMC_SHIFT) + (contract method
+#: << CONTRACTS_SHIFT) + (contract worlds << CWORLDS_SHIFT), the method an index into
+#: CONTRACT_METHODS
 PIMC_SHIFT = 3
-from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS  # noqa: E402,F401
+WORLDS_MASK = 0x7FF
+CONTRACTS_SHIFT = 14
+CWORLDS_SHIFT = 16
+C_HEURISTIC, C_PLAYOUT, C_SEARCH = 0, 1, 2
+from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS,  # noqa: E402
+                          PIMC_MAX_WORLDS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+_VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 # work rows used here (free while the solver is not running at these depths)
 _W_WORLD = SCRATCH + 2          # the sampled world
 _W_TOP = SCRATCH + 3            # a world after the candidate card
@@ -177,6 +211,12 @@ def sample_world(st, seat, rng, world):
         ns += 1
     cbit = np.uint64(st[ST_CBIT])
     decl = st[ST_DECLARER]
+    # the skat's taker holds the queen of clubs once it has picked up (module doc)
+    qc_to = -1
+    if taker >= 0 and taker != seat and st[ST_PHASE] != P_PICKUP:
+        for i in range(ns):
+            if i != pile and seats[i] == taker:
+                qc_to = i
     nc = 0
     m = pool
     while m != U0:
@@ -195,6 +235,8 @@ def sample_world(st, seat, rng, world):
                 if (bit & cbit) != U0 and q == decl:
                     continue
                 a |= 1 << i
+        if c == QC and qc_to >= 0:
+            a = 1 << qc_to
         cards[nc] = c
         allowed[nc] = a
         nc += 1
@@ -348,10 +390,165 @@ def pimc_choose(r, st, worlds, work):
 
 
 @njit(cache=True, inline="always")
+def contract_stream(st):
+    """The stream of a contract decision: the decision's stream (``decision_stream``)
+    mixed with the phase, the Lust Solo calls and the discards so far."""
+    z = decision_stream(st)
+    z = mix64(z ^ (np.uint64(st[ST_PHASE]) << np.uint64(48))
+              ^ (np.uint64(st[ST_LUST_N]) << np.uint64(52)))
+    return mix64(z ^ np.uint64(st[ST_DISCARDS]) * np.uint64(0xD1B54A32D192ED03))
+
+
+@njit(cache=True)
+def passes_hold(r, world, seat):
+    """Whether every seat other than ``seat`` that has passed the Lust Solo in
+    ``world`` would pass by the heuristic's rule with its hand there."""
+    if r[R_LUST] == 0:
+        return True
+    n = world[ST_N]
+    lust, _ = solo_thresholds(r, n)
+    hs = _VHAND[world[ST_VARIANT]]
+    q = world[ST_FOREHAND]
+    for _ in range(world[ST_LUST_N]):
+        if q != seat and lust_suit(np.uint64(world[ST_HAND + q]), r[R_SOLO_SUITS], hs,
+                                   lust) >= 0:
+            return False
+        q += 1
+        if q >= n:
+            q = 0
+    return True
+
+
+@njit(cache=True)
+def sample_contract_world(r, st, seat, rng, world):
+    """A world for a contract decision of ``seat`` (module doc): ``sample_world``'s
+    cards, redrawn (up to 16 times) while a seat that passed the Lust Solo would not
+    have; the contract words as in ``st``, the Old Ones from the world's cards.
+    Returns the stream."""
+    for _ in range(16):
+        rng = sample_world(st, seat, rng, world)
+        if passes_hold(r, world, seat):
+            break
+    world[ST_CONTRACT] = st[ST_CONTRACT]
+    world[ST_DECLARER] = st[ST_DECLARER]
+    world[ST_TEAM0] = st[ST_TEAM0]
+    oo = -1
+    if st[ST_PHASE] != P_DISCARD and st[ST_PHASE] != P_PICKUP:
+        for q in range(st[ST_N]):
+            if (np.uint64(world[ST_HAND + q]) & _UBQ) == _UBQ:
+                oo = q
+    world[ST_OLD_ONES] = oo
+    return rng
+
+
+@njit(cache=True)
+def search_value(r, s, seat, work, table, scratch, tmp):
+    """The deal's score for ``seat`` from ``s`` (the start of card play) with all cards
+    open, found at the tariff's score bands (``_band_search``).  A first-trick wedding
+    is scored as a two-seat side (the partner the first trick finds: a seat other
+    than ``seat`` when ``seat`` is not the declarer)."""
+    if s[ST_FIRST_TRICK] != 0 and s[ST_TEAMS_PUBLIC] == 0:
+        for w in range(STATE_SIZE):
+            tmp[w] = s[w]
+        d = s[ST_DECLARER]
+        q = 0
+        while q == d or q == seat:
+            q += 1
+        tmp[ST_TEAM0] = (1 << d) | (1 << q)
+        deal_scores(r, tmp, seat, table, scratch)
+    else:
+        deal_scores(r, s, seat, table, scratch)
+    return table[_band_search(r, s, work, table)]
+
+
+@njit(cache=True)
+def playout_value(r, s, seat):
+    """The deal's score for ``seat`` once the heuristic has played ``s`` out (every
+    seat, contracts and cards)."""
+    while s[ST_PHASE] != P_DONE:
+        apply_action(r, s, heuristic_action(r, s))
+    return s[ST_DELTA + seat]
+
+
+@njit(cache=True)
+def pimc_contract(r, st, nw, method, work):
+    """The ``pimc`` player's contract decision (discards, Lust Solo, Old Ones) by the
+    ``method`` (``C_HEURISTIC``, ``C_PLAYOUT``, ``C_SEARCH``; module doc) over ``nw``
+    sampled worlds."""
+    ph = st[ST_PHASE]
+    if method == C_HEURISTIC or ph == P_PICKUP or ph == P_PLAY or ph == P_DONE:
+        return choose(r, st, HEURISTIC)
+    seat = st[ST_TO_MOVE]
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    k = legal_actions(r, st, acts)
+    if k == 1:
+        return acts[0]
+    h = heuristic_action(r, st)
+    # the first discard is tried with the heuristic's second discard after it
+    second = np.full(k, -1, dtype=np.int64)
+    if ph == P_DISCARD and st[ST_DISCARDS] == 0:
+        hand = np.uint64(st[ST_HAND + seat])
+        for i in range(k):
+            second[i] = A_DISCARD + discard_card(hand & ~(U1 << np.uint64(acts[i] - A_DISCARD)))
+    score = np.zeros(k, dtype=np.float64)
+    world = np.empty(STATE_SIZE, dtype=np.int64)
+    top = np.empty(STATE_SIZE, dtype=np.int64)
+    scratch = np.empty(STATE_SIZE, dtype=np.int64)
+    tmp = np.empty(STATE_SIZE, dtype=np.int64)
+    table = np.empty(121, dtype=np.int64)
+    by_partner = np.empty(4, dtype=np.int64)
+    known = np.zeros(4, dtype=np.bool_)
+    n = st[ST_N]
+    rng = contract_stream(st)
+    for _ in range(nw):
+        rng = sample_contract_world(r, st, seat, rng, world)
+        for q in range(4):
+            known[q] = False
+        for i in range(k):
+            a = acts[i]
+            partner = -1
+            if method == C_SEARCH and a >= A_WEDDING:
+                cb = U1 << np.uint64(a - A_WEDDING)
+                for q in range(n):
+                    if (np.uint64(world[ST_HAND + q]) & cb) != U0:
+                        partner = q
+                if partner >= 0 and known[partner]:
+                    score[i] += by_partner[partner]
+                    continue
+            for w in range(STATE_SIZE):
+                top[w] = world[w]
+            apply_action(r, top, a)
+            if second[i] >= 0:
+                apply_action(r, top, second[i])
+            if method == C_PLAYOUT:
+                v = playout_value(r, top, seat)
+            else:
+                while top[ST_PHASE] != P_PLAY:
+                    apply_action(r, top, heuristic_action(r, top))
+                v = search_value(r, top, seat, work, table, scratch, tmp)
+            if partner >= 0:
+                by_partner[partner] = v
+                known[partner] = True
+            score[i] += v
+    best = 0
+    for i in range(1, k):
+        if score[i] > score[best]:
+            best = i
+    for i in range(k):
+        if acts[i] == h and score[i] == score[best]:
+            return h
+    return acts[best]
+
+
+@njit(cache=True, inline="always")
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
     if pid & 7 == PIMC:
-        return pimc_choose(r, st, pid >> PIMC_SHIFT, work)
+        worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
+        if st[ST_PHASE] == P_PLAY:
+            return pimc_choose(r, st, worlds, work)
+        return pimc_contract(r, st, pid >> CWORLDS_SHIFT, (pid >> CONTRACTS_SHIFT) & 3,
+                             work)
     return choose(r, st, pid)
 
 
@@ -361,16 +558,65 @@ def py_choose_w(r, st, pid, work):
     return choose_w(r, st, pid, work)
 
 
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K (any of them; N "
+              f"from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one of "
+              f"{', '.join(CONTRACT_METHODS)}, default {PIMC_CONTRACTS}; K worlds per "
+              f"contract decision, 1 to {PIMC_MAX_CWORLDS}, default N for search, "
+              f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; e.g. pimc:worlds=16,contracts=search)")
+
+
+def _default_cworlds(worlds, method):
+    """Worlds per contract decision when ``cworlds`` is not given."""
+    return worlds * PLAYOUT_WORLDS_PER_WORLD if method == "playout" else worlds
+
+
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
-    ``pimc:worlds=N`` (N from 1 to PIMC_MAX_WORLDS); ValueError naming what is allowed."""
-    return parse_worlds_policy(name, ("random", "heuristic"), PIMC, PIMC_SHIFT, PIMC_WORLDS,
-                               PIMC_MAX_WORLDS, 16)
+    ``pimc:worlds=N,contracts=M,cworlds=K`` (parameters separated by ``,`` or ``;``,
+    any may be left out; N from 1 to PIMC_MAX_WORLDS, M one of CONTRACT_METHODS, K
+    from 1 to PIMC_MAX_CWORLDS); ValueError naming what is allowed."""
+    plain = ("random", "heuristic")
+    if name in plain:
+        return plain.index(name)
+    if name == "pimc" or name.startswith("pimc:"):
+        worlds = PIMC_WORLDS
+        method = PIMC_CONTRACTS
+        cworlds = None
+        for part in filter(None, name[5:].replace(";", ",").split(",")):
+            key, _, val = part.partition("=")
+            if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
+                worlds = int(val)
+            elif key == "contracts" and val in CONTRACT_METHODS:
+                method = val
+            elif key == "cworlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_CWORLDS:
+                cworlds = int(val)
+            else:
+                raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
+        if cworlds is None:
+            cworlds = _default_cworlds(worlds, method)
+        return (PIMC + (worlds << PIMC_SHIFT) + (CONTRACT_METHODS.index(method) <<
+                                                  CONTRACTS_SHIFT) + (cworlds << CWORLDS_SHIFT))
+    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, "
+                     f"pimc[:worlds=N,contracts=M] (default {PIMC_WORLDS} worlds, contracts "
+                     f"by {PIMC_CONTRACTS})")
 
 
 def policy_name(pid: int) -> str:
-    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
-    return worlds_policy_name(pid, ("random", "heuristic"), PIMC, PIMC_SHIFT)
+    """The canonical name of a kernel id: ``pimc:worlds=N`` for pimc, with
+    ``,contracts=M`` when M is not the default method and ``,cworlds=K`` when K is not
+    the default for N and M."""
+    pid = int(pid)
+    if pid & 7 != PIMC:
+        return ("random", "heuristic")[pid]
+    worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
+    method = CONTRACT_METHODS[(pid >> CONTRACTS_SHIFT) & 3]
+    cworlds = pid >> CWORLDS_SHIFT
+    name = f"pimc:worlds={worlds}"
+    if method != PIMC_CONTRACTS:
+        name += f",contracts={method}"
+    if method != "heuristic" and cworlds != _default_cworlds(worlds, method):
+        name += f",cworlds={cworlds}"
+    return name
 
 
 def uses_search(pids) -> bool:

@@ -3,3 +3,13 @@ reads them without loading numba)."""
 
 PIMC_WORLDS = 8         # default worlds per decision
 PIMC_MAX_WORLDS = 1024
+#: how the contract decisions (discards, Lust Solo, the Old Ones' choice) are taken:
+#: ``heuristic`` the tariff-aware heuristic; ``playout`` every legal choice on the same
+#: sampled worlds, each world played out by the heuristic; ``search`` the same worlds
+#: solved with all cards open at the tariff's score bands
+CONTRACT_METHODS = ("heuristic", "playout", "search")
+PIMC_CONTRACTS = "heuristic"  # default contract method (the others measured no stronger)
+#: worlds per contract decision (``cworlds``): by default ``worlds`` for ``search`` and
+#: this many times ``worlds`` for ``playout`` (a playout costs far less than a solve)
+PLAYOUT_WORLDS_PER_WORLD = 32
+PIMC_MAX_CWORLDS = 8192

@@ -1,6 +1,7 @@
 """Wendish Schafkopf's players as ``tricksim rules`` lists them (no imports of the
 kernels: the rules listing stays fast)."""
-from .pimc_params import PIMC_MAX_WORLDS, PIMC_WORLDS
+from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_WORLDS,
+                          PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
 
 def policy_help() -> list[str]:
@@ -8,7 +9,12 @@ def policy_help() -> list[str]:
     return ["random     every decision uniform over its legal choices",
             "heuristic  a hand-written player: contracts by the expected deal score under "
             "the tariff, skat discards, card play by simple rules",
-            f"pimc[:worlds=N]  card play: samples N worlds of the unseen cards (default "
-            f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
-            "each with all cards open and plays the best mean deal score under the tariff; "
-            "contracts and skat as the heuristic"]
+            f"pimc[:worlds=N][,contracts=M][,cworlds=K]  card play: samples N worlds of the "
+            f"unseen cards (default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with "
+            "what it saw, solves each with all cards open and plays the best mean deal score "
+            "under the tariff; contracts (discards, Lust Solo, the Old Ones' choice) by M = "
+            f"{' | '.join(CONTRACT_METHODS)} (default {PIMC_CONTRACTS}): the heuristic's "
+            "choice, or every legal choice tried on K sampled worlds (1 to "
+            f"{PIMC_MAX_CWORLDS}; default {PLAYOUT_WORLDS_PER_WORLD} N for playout, N for "
+            "search), each world played out by the heuristic (playout) or solved with all "
+            "cards open (search), the best mean deal score taken"]
