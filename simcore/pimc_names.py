@@ -1,29 +1,18 @@
-"""Names of the ``pimc[:worlds=N]`` player and its kernel ids, for games whose pimc
-takes the one parameter ``worlds`` (Schnapsen, Wendish): id ``pimc_id + (N << shift)``,
-the other policies' ids their index in ``plain`` (below ``1 << shift``)."""
+"""Policy lists whose searching player carries parameters in its name.
+
+``--policy pimc:worlds=8,goal=deal,heuristic`` is one comma-separated list, so a
+parameterised ``pimc`` name arrives split at its commas; each game rejoins it here with
+the parameter keys its ``pimc`` takes."""
 
 
-def parse_worlds_policy(name: str, plain: tuple, pimc_id: int, shift: int, default: int,
-                        most: int, example: int) -> int:
-    """The kernel id of ``name``: one of ``plain``, ``pimc`` or ``pimc:worlds=N`` (N from
-    1 to ``most``); ValueError naming what is allowed."""
-    if name in plain:
-        return plain.index(name)
-    if name == "pimc" or name.startswith("pimc:"):
-        worlds = default
-        for part in filter(None, name[5:].split(";")):
-            key, _, val = part.partition("=")
-            if key != "worlds" or not val.isdigit() or not 1 <= int(val) <= most:
-                raise ValueError(f"bad pimc parameter '{part}': allowed is worlds=N with N "
-                                 f"from 1 to {most} (e.g. pimc:worlds={example})")
-            worlds = int(val)
-        return pimc_id + (worlds << shift)
-    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, "
-                     f"pimc[:worlds=N] (default {default} worlds)")
-
-
-def worlds_policy_name(pid: int, plain: tuple, pimc_id: int, shift: int) -> str:
-    """The canonical name of a kernel id (``pimc:worlds=N`` for pimc)."""
-    if pid & ((1 << shift) - 1) == pimc_id:
-        return f"pimc:worlds={pid >> shift}"
-    return plain[pid]
+def join_pimc_parameters(names: list, keys) -> list:
+    """``names`` with every piece ``key=value`` (``key`` one of ``keys``) that follows a
+    ``pimc`` name put back onto it (``["pimc:worlds=8", "goal=deal", "heuristic"]`` ->
+    ``["pimc:worlds=8,goal=deal", "heuristic"]``; a bare ``pimc`` gains a ``:``)."""
+    joined = []
+    for s in names:
+        if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in keys:
+            joined[-1] += ("," if ":" in joined[-1] else ":") + s
+        else:
+            joined.append(s)
+    return joined

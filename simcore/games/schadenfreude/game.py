@@ -28,15 +28,10 @@ class Schadenfreude(Game):
         its parameters in the name (``pimc:worlds=16,depth=2``; a list split at its
         commas is joined back) and is named canonically (``pimc:worlds=8,depth=1``)."""
         from ...errors import RulesError
+        from ...pimc_names import join_pimc_parameters
         from .policies import parse_policy, policy_name
         names = [s.strip() for s in names] if names else ["random"]
-        joined = []
-        for s in names:
-            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in (
-                    "worlds", "depth", "playout"):
-                joined[-1] += ("," if ":" in joined[-1] else ":") + s
-            else:
-                joined.append(s)
+        joined = join_pimc_parameters(names, ("worlds", "depth", "playout"))
         n = self.seats(rules)
         if len(joined) == 1:
             joined = joined * n

@@ -41,15 +41,10 @@ class Schnapsen(Game):
         (``pimc:worlds=32,goal=deal``; a list split at its commas is joined back) and is
         named canonically (``pimc:worlds=8`` for ``pimc``)."""
         from ...errors import RulesError
+        from ...pimc_names import join_pimc_parameters
         from .policies import PIMC_KEYS, parse_policy, policy_name
         names = [s.strip() for s in names] if names else ["random"]
-        joined = []
-        for s in names:
-            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in PIMC_KEYS:
-                joined[-1] += ("," if ":" in joined[-1] else ":") + s
-            else:
-                joined.append(s)
-        names = joined
+        names = join_pimc_parameters(names, PIMC_KEYS)
         if len(names) == 1:
             names = names * 2
         if len(names) != 2:

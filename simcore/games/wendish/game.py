@@ -44,17 +44,11 @@ class Wendish(Game):
         (``pimc:worlds=16,contracts=search``; a list split at its commas is joined back) and
         is named canonically (``pimc:worlds=8`` for ``pimc``)."""
         from ...errors import RulesError
+        from ...pimc_names import join_pimc_parameters
         from .pimc import parse_policy, policy_name
         n = self.seats(rules)
         names = [s.strip() for s in names] if names else ["random"]
-        joined = []                 # a pimc name split at its commas is joined back
-        for s in names:
-            if joined and joined[-1].startswith("pimc") and s.partition("=")[0] in (
-                    "worlds", "contracts", "cworlds"):
-                joined[-1] += ("," if ":" in joined[-1] else ":") + s
-            else:
-                joined.append(s)
-        names = joined
+        names = join_pimc_parameters(names, ("worlds", "contracts", "cworlds"))
         if len(names) == 1:
             names = names * n
         if len(names) != n:
