@@ -19,7 +19,7 @@ import numpy as np
 from common import machine, write
 from simcore.games.wendish import GAME
 from simcore.games.wendish.engine import P_PLAY, ST_PHASE
-from simcore.games.wendish.solver import SCRATCH, TT_BASE, new_work, reaches, solve
+from simcore.games.wendish.solver import CONST, SCRATCH, new_work, reaches, solve
 
 
 def first_trick_positions(variant, seed, count):
@@ -38,7 +38,7 @@ def first_trick_positions(variant, seed, count):
 def timed(fn, r, positions, work):
     ts, nodes = [], []
     for s in positions:
-        work[TT_BASE:] = 0
+        work[CONST:] = 0                        # the table and the ordering history
         work[SCRATCH + 1, 0] = 0
         t0 = time.process_time()
         fn(r, s, work)

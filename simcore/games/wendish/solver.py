@@ -59,7 +59,7 @@ MOVES = MAX_DEPTH + 1
 SCRATCH = 2 * MAX_DEPTH + 2
 CONST = SCRATCH + 4
 TT_BASE = SCRATCH + 5
-TT_ROWS = 16384
+TT_ROWS = 4096
 TT_MASK = TT_ROWS * 64 - 1
 INF = 1000
 
@@ -268,6 +268,41 @@ def _play(row, k, c):
 
 
 @njit(cache=True, inline="always")
+def _top_trumps(row, k):
+    """The card points of the strongest trumps still out while one side holds them
+    all (a run from the top): they fall into tricks that side wins.  Positive for the
+    first team, negative for the other (0: nobody sure of any; Officers' face-down
+    cards break a run)."""
+    team0 = row[R_TEAM0]
+    h0 = U0
+    h1 = U0
+    for p in range(k[K_N]):
+        if (team0 >> p) & 1:
+            h0 |= np.uint64(row[R_HAND + p])
+        else:
+            h1 |= np.uint64(row[R_HAND + p])
+    down = np.uint64(row[R_DOWN])
+    order = CLASS_ORDER[k[K_TRUMP]]
+    side = -1
+    v = 0
+    for i in range(14):
+        bit = U1 << np.uint64(order[i])
+        if (h0 & bit) != U0:
+            if side == 1:
+                break
+            side = 0
+            v += CARD_POINTS[order[i]]
+        elif (h1 & bit) != U0:
+            if side == 0:
+                break
+            side = 1
+            v += CARD_POINTS[order[i]]
+        elif (down & bit) != U0:
+            break
+    return -v if side == 1 else v
+
+
+@njit(cache=True, inline="always")
 def _key(row, k):
     """Hash of what decides the rest of the deal at a trick's start (never 0)."""
     h = np.uint64(row[R_TO_MOVE] + 8 * row[R_TEAM0] + 256 * k[K_TRUMP])
@@ -388,9 +423,17 @@ def _ab(work, d, alpha, beta):
     row = work[d]
     k = work[CONST]
     work[SCRATCH + 1, 0] += 1
-    if row[R_TRICK_N] == 0:
-        if row[R_DONE] == k[K_NTRICKS]:
-            return _team_points(row, k)
+    left = k[K_NTRICKS] - row[R_DONE]
+    if left <= 1:
+        if left == 1:
+            # the last trick: every card is forced
+            child = work[d + 1]
+            for w in range(R_WORDS):
+                child[w] = row[w]
+            for _ in range(k[K_N] - row[R_TRICK_N]):
+                _play(child, k, lowest_bit(np.uint64(child[R_HAND + child[R_TO_MOVE]])))
+            return _team_points(child, k)
+        return _team_points(row, k)
     use_tt = row[R_TRICK_N] == 0 and row[R_FIXED] != 0
     base = 0
     lo = 0
@@ -405,15 +448,29 @@ def _ab(work, d, alpha, beta):
         base = _team_points(row, k)
         lo = base
         hi = 120 - (_out_points(row, k) - base)
+        if row[R_TRICK_N] == 0:
+            # sure points: a trump with every stronger trump still out on its own
+            # side goes to that side, whenever it is played
+            sure = _top_trumps(row, k)
+            if sure > 0:
+                lo += sure
+            else:
+                hi += sure
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
         key = _key(row, k)
         slot = key & TT_MASK
         ttrow = work[TT_BASE + (slot >> 6)]
-        col = (slot & 63) * 2
+        col = (slot & 62) * 2
+        if ttrow[col + 2] == key:
+            col += 2
         if ttrow[col] == key:
             packed = ttrow[col + 1]
-            lo = base + (packed & 255)
-            hi = base + ((packed >> 8) & 255)
-            bm = (packed >> 16) - 1
+            lo = max(lo, base + (packed & 255))
+            hi = min(hi, base + ((packed >> 8) & 255))
+            bm = ((packed >> 16) & 255) - 1
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -470,8 +527,16 @@ def _ab(work, d, alpha, beta):
         else:
             lo = best
             hi = best
+        # two entries a slot: the first keeps the larger subtree, the second the latest
+        if ttrow[col] != key:
+            col = (slot & 62) * 2
+            if (ttrow[col + 1] >> 24) > left:
+                col += 2
+            elif ttrow[col] != 0:
+                ttrow[col + 2] = ttrow[col]
+                ttrow[col + 3] = ttrow[col + 1]
         ttrow[col] = key
-        ttrow[col + 1] = (lo - base) | ((hi - base) << 8) | ((bm + 1) << 16)
+        ttrow[col + 1] = (lo - base) | ((hi - base) << 8) | ((bm + 1) << 16) | (left << 24)
     return best
 
 
