@@ -338,6 +338,29 @@ CLASS_ORDER = _class_order()
 
 
 @njit(cache=True, inline="always")
+def _secure_lead(row, k, c, pc, mine):
+    """Whether card ``c`` (power ``pc``), led by a seat of side ``mine``, wins the
+    trick whatever the other side plays."""
+    t = k[K_TRUMP]
+    fm = FOLLOW_MASK[t, c]
+    elig = fm | np.uint64(k[K_TMASK])
+    team0 = row[R_TEAM0]
+    for q in range(k[K_N]):
+        if ((team0 >> q) & 1) == mine:
+            continue
+        h = np.uint64(row[R_HAND + q])
+        lq = h & fm
+        if lq == U0:
+            lq = h
+        lq &= elig
+        while lq != U0:
+            if POWER[t, lowest_bit(lq)] > pc:
+                return False
+            lq &= lq - U1
+    return True
+
+
+@njit(cache=True, inline="always")
 def _moves(row, k, out, keys):
     """The cards to search for the seat to move into ``out`` (equivalent ones merged:
     of a run of cards of this hand that follow alike, with equal card points and no
@@ -361,6 +384,27 @@ def _moves(row, k, out, keys):
     win_pow = row[R_WIN_POW]
     elig = np.uint64(row[R_ELIG])
     tpts = row[R_TRICK_PTS]
+    foe_max = -1         # the strongest card a foe still to play could win with
+    if tn > 0:
+        n_seats = k[K_N]
+        fm = np.uint64(row[R_FMASK])
+        q = p
+        for _ in range(n_seats - 1 - tn):
+            q += 1
+            if q >= n_seats:
+                q = 0
+            if ((team0 >> q) & 1) == mine:
+                continue
+            h = np.uint64(row[R_HAND + q])
+            lq = h & fm
+            if lq == U0:
+                lq = h
+            lq &= elig
+            while lq != U0:
+                pw = POWER[t, lowest_bit(lq)]
+                if pw > foe_max:
+                    foe_max = pw
+                lq &= lq - U1
     order = CLASS_ORDER[t]
     n = 0
     prev = -1            # the last card in play of this group, if it is a legal mergeable one
@@ -388,9 +432,17 @@ def _moves(row, k, out, keys):
         pc = POWER[t, c]
         if tn == 0:
             kk = pc * 4 + pts
+            if _secure_lead(row, k, c, pc, mine):
+                kk += 1000
         else:
             beats = (bit & elig) != U0 and pc > win_pow
-            if beats and not friend:
+            if friend and win_pow > foe_max:
+                # the trick is ours whatever comes: the most points onto it
+                kk = 2000 + pts * 4 - pc
+            elif beats and not friend and pc > foe_max:
+                # take it for sure, as cheaply as possible
+                kk = 1500 + pts * 4 - pc * 8
+            elif beats and not friend:
                 kk = 1000 + tpts * 4 - pc
             elif friend:
                 kk = 500 + pts * 4 - pc
@@ -556,6 +608,22 @@ def _load_root(st, work):
 
 
 @njit(cache=True, _nrt=False)
+def _playout(work):
+    """The first team's points when every seat plays the search's first-ordered card
+    from the state in row 0 (a guess of its value)."""
+    k = work[CONST]
+    row = work[1]
+    for w in range(R_WORDS):
+        row[w] = work[0, w]
+    acts = work[MOVES]
+    keys = work[SCRATCH]
+    while row[R_DONE] < k[K_NTRICKS]:
+        _moves(row, k, acts, keys)
+        _play(row, k, acts[0])
+    return max(1, _team_points(row, k))
+
+
+@njit(cache=True, _nrt=False)
 def _mtd(work, guess):
     """The exact value of the search state in row 0 by null-window searches, the
     first at ``guess``, then bisecting what is still open (each fail-soft result
@@ -580,7 +648,7 @@ def solve(r, st, work):
     if st[ST_PHASE] == P_DONE:
         return st[ST_CP0]
     _load_search_root(r, st, work)
-    return _mtd(work, 61)
+    return _mtd(work, _playout(work))
 
 
 @njit(cache=True, _nrt=False)
