@@ -12,26 +12,47 @@ team maximise it, the others minimise it.  In a ``wedding first_trick`` whose
 partner is not found yet a seat counts as an opponent until a trick it wins
 makes it the partner (the engine then counts its points for the first team).
 
-It is an alpha-beta search over the engine's own kernels (``legal_cards``,
-``apply_action`` on rows of a preallocated stack: copying a row is the undo),
-with
+It is a fail-soft alpha-beta search on a compact search state made once from the
+engine state at the root (``_load_search_root``: a 20-word row a depth - the
+hands, the trick so far, who leads and holds it, the sides, the points each seat
+has won, Officers' face-down cards still hidden - and a row of the deal's
+constants: trump, the called card, the discards' points and taker, Officers'
+face-down card under each face-up card).  ``_legal`` and ``_play`` are the card
+play of ``engine.legal_cards``/``engine._play`` on those words (the follow rule, the
+called card, trick power, Officers' turning over, a first-trick wedding's partner
+found by the trick it wins); the engine stays the one place of the rules for play,
+and the tests run the engine's own kernels (``minimax``) against this search on
+every variant.  A move copies the row and plays one card.  With
 
-* move ordering: on lead high trumps and aces first; following, a card that
-  takes a foe's trick cheaply first, points onto a partner's trick, else the
-  cheapest card;
+* move ordering: the transposition table's best card first; on lead, a card that
+  wins the trick whatever the other side plays, then high trumps and aces;
+  following, onto a trick its side holds beyond any foe still to play its most
+  points, a card that takes a foe's trick for sure, a card that takes it for now,
+  points onto a partner's trick, else the cheapest card;
 * equivalent cards merged: of cards of one hand that follow alike (trumps, or
   one plain suit), carry the same card points and have no card of another
   hand or of the current trick between them in trick power, only the highest
   is searched (the called card and, in Officers, a card lying on a face-down
   card are never merged: they change more than the trick);
-* bounds: at a trick's start the first team ends between the points it has and
-  all the points still out;
-* the exact value by null-window searches bisecting the range 0..120 (each
-  fail-soft result narrows it), ``reaches`` being one such search;
-* a transposition table at the start of each trick (key: the hands, who
-  leads, the sides, trump, the called card, Officers' face-down cards), holding
-  bounds on the card points still to come, with the best card; not used while
-  a first-trick wedding's partner is open (the sides are still changing).
+* bounds at a trick's start: the first team ends between the points it has and
+  all the points still out, narrowed by sure points (a run of the strongest trumps
+  out held by one side falls into tricks that side wins, whenever played);
+* the last trick played out (every card is forced);
+* a transposition table at the start of each trick (key: the hands, who leads,
+  the sides, trump, the called card, Officers' face-down cards; two entries a
+  slot, the first keeping the larger subtree) holding a lower and an upper bound
+  on the card points still to come, with the best card; not used while a
+  first-trick wedding's partner is open (the sides are still changing);
+* the exact value by null-window searches, the first at the value of a playout
+  of the search's first-ordered cards, then bisecting what is still open (each
+  fail-soft result narrows it; the table keeps what each search learnt),
+  ``reaches`` being one such search;
+* the search kernels compiled without reference counting (``_nrt=False``: they
+  allocate nothing; the increfs of the rows they slice cost half the time).
+
+The table (and the constants row) persists between searches on the same ``work``:
+its keys hold everything that decides the points still to come once the sides are
+fixed, so pimc's many ``reaches`` over worlds and candidate cards share it.
 
 ``minimax(r, st, work)`` is the same value by plain minimax over every legal
 card in engine order (tests compare the two).
