@@ -64,7 +64,7 @@ def main():
            "exact_solve": timed(solve, r, pos, work),
            "reaches_61": timed(lambda r, s, w: reaches(r, s, w, 61), r, pos, work),
            "gate_exact_mean_ms": 20.0,
-           "note": "CPU time on a shared, loaded machine (2 cores, several jobs; load average 4-6)",
+           "note": "CPU time on a shared, loaded machine (2 cores, several jobs; load average 5-9)",
            "command": f"python benchmarks/bench_solver_wendish.py --deals {a.deals} "
                       f"--seed {a.seed} --variant {a.variant}",
            "machine": machine()}
