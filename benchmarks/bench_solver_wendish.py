@@ -19,7 +19,7 @@ import numpy as np
 from common import machine, write
 from simcore.games.wendish import GAME
 from simcore.games.wendish.engine import P_PLAY, ST_PHASE
-from simcore.games.wendish.solver import SCRATCH, TT_BASE, new_work, reaches, solve
+from simcore.games.wendish.solver import CONST, SCRATCH, new_work, reaches, solve
 
 
 def first_trick_positions(variant, seed, count):
@@ -38,7 +38,7 @@ def first_trick_positions(variant, seed, count):
 def timed(fn, r, positions, work):
     ts, nodes = [], []
     for s in positions:
-        work[TT_BASE:] = 0
+        work[CONST:] = 0                        # the table and the ordering history
         work[SCRATCH + 1, 0] = 0
         t0 = time.process_time()
         fn(r, s, work)
@@ -64,7 +64,7 @@ def main():
            "exact_solve": timed(solve, r, pos, work),
            "reaches_61": timed(lambda r, s, w: reaches(r, s, w, 61), r, pos, work),
            "gate_exact_mean_ms": 20.0,
-           "note": "CPU time on a shared, loaded machine (2 cores, several jobs)",
+           "note": "CPU time on a shared, loaded machine (2 cores, several jobs; load average 5-9)",
            "command": f"python benchmarks/bench_solver_wendish.py --deals {a.deals} "
                       f"--seed {a.seed} --variant {a.variant}",
            "machine": machine()}

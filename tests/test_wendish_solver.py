@@ -6,10 +6,12 @@ from numba import njit
 from simcore import get_game
 from simcore.bits import bounded
 from simcore.errors import RulesError
-from simcore.games.wendish.engine import (MAX_LEGAL, P_DONE, P_PLAY, STATE_SIZE,
-                                          ST_DISCARDS, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
-                                          ST_PLAYED, ST_RNG, ST_TEAM0, ST_TO_MOVE,
-                                          ST_TRICKS_DONE, ST_TRICK_N, ST_VOID, apply_action,
+from simcore.games.wendish.engine import (MAX_LEGAL, P_DONE, P_PLAY, STATE_SIZE, ST_CALLED,
+                                          ST_CBIT, ST_CONTRACT, ST_DECLARER, ST_DISCARDS,
+                                          ST_FIRST_TRICK, ST_HAND, ST_N, ST_NTR, ST_NTRICKS,
+                                          ST_PHASE, ST_PLAYED, ST_PTS, ST_RNG, ST_TEAM0,
+                                          ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICKS_DONE,
+                                          ST_TRICK_N, ST_VOID, WEDDING, apply_action,
                                           init_game, legal_actions)
 from simcore.games.wendish.pimc import parse_policy, policy_name, sample_world
 from simcore.games.wendish.policies import choose
@@ -77,6 +79,32 @@ def test_solver_agrees_with_minimax(variant, count, max_left):
     assert compare_all(r, pos, new_work()) == 0
     # and the positions are not trivial: some have a choice at the root
     assert (pos[:, ST_TRICK_N] > 0).any() and (pos[:, ST_TRICK_N] == 0).any()
+
+
+@pytest.mark.parametrize("variant,count", [("four", 300), ("three", 300)])
+def test_solver_agrees_with_minimax_while_a_wedding_partner_is_open(variant, count):
+    """Late positions rewritten into a first-trick wedding whose partner is still open
+    (the caller has won every trick so far; deadline 16): the search's sides change
+    with the next trick another seat wins, as the engine's do."""
+    r = rules_array(GAME.build_rules(assignments=[f"variant={variant}",
+                                                  "wedding_deadline=16"]))
+    pos = np.zeros((count, STATE_SIZE), np.int64)
+    late_positions(r, 17, count, 2, pos)
+    n = int(pos[0, ST_N])
+    for i, st in enumerate(pos):
+        decl = i % n
+        st[ST_CONTRACT] = WEDDING
+        st[ST_DECLARER] = decl
+        st[ST_FIRST_TRICK] = 1
+        st[ST_CALLED] = -1
+        st[ST_CBIT] = 0
+        st[ST_TEAMS_PUBLIC] = 0
+        st[ST_TEAM0] = 1 << decl
+        for field in (ST_PTS, ST_NTR):
+            total = int(st[field:field + n].sum())
+            st[field:field + n] = 0
+            st[field + decl] = total
+    assert compare_all(r, pos, new_work()) == 0
 
 
 def test_open_values_match_the_solver():

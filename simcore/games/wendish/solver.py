@@ -12,26 +12,47 @@ team maximise it, the others minimise it.  In a ``wedding first_trick`` whose
 partner is not found yet a seat counts as an opponent until a trick it wins
 makes it the partner (the engine then counts its points for the first team).
 
-It is an alpha-beta search over the engine's own kernels (``legal_cards``,
-``apply_action`` on rows of a preallocated stack: copying a row is the undo),
-with
+It is a fail-soft alpha-beta search on a compact search state made once from the
+engine state at the root (``_load_search_root``: a 20-word row a depth - the
+hands, the trick so far, who leads and holds it, the sides, the points each seat
+has won, Officers' face-down cards still hidden - and a row of the deal's
+constants: trump, the called card, the discards' points and taker, Officers'
+face-down card under each face-up card).  ``_legal`` and ``_play`` are the card
+play of ``engine.legal_cards``/``engine._play`` on those words (the follow rule, the
+called card, trick power, Officers' turning over, a first-trick wedding's partner
+found by the trick it wins); the engine stays the one place of the rules for play,
+and the tests run the engine's own kernels (``minimax``) against this search on
+every variant.  A move copies the row and plays one card.  With
 
-* move ordering: on lead high trumps and aces first; following, a card that
-  takes a foe's trick cheaply first, points onto a partner's trick, else the
-  cheapest card;
+* move ordering: the transposition table's best card first; on lead, a card that
+  wins the trick whatever the other side plays, then high trumps and aces;
+  following, onto a trick its side holds beyond any foe still to play its most
+  points, a card that takes a foe's trick for sure, a card that takes it for now,
+  points onto a partner's trick, else the cheapest card;
 * equivalent cards merged: of cards of one hand that follow alike (trumps, or
   one plain suit), carry the same card points and have no card of another
   hand or of the current trick between them in trick power, only the highest
   is searched (the called card and, in Officers, a card lying on a face-down
   card are never merged: they change more than the trick);
-* bounds: at a trick's start the first team ends between the points it has and
-  all the points still out;
-* the exact value by null-window searches bisecting the range 0..120 (each
-  fail-soft result narrows it), ``reaches`` being one such search;
-* a transposition table at the start of each trick (key: the hands, who
-  leads, the sides, trump, the called card, Officers' face-down cards), holding
-  bounds on the card points still to come, with the best card; not used while
-  a first-trick wedding's partner is open (the sides are still changing).
+* bounds at a trick's start: the first team ends between the points it has and
+  all the points still out, narrowed by sure points (a run of the strongest trumps
+  out held by one side falls into tricks that side wins, whenever played);
+* the last trick played out (every card is forced);
+* a transposition table at the start of each trick (key: the hands, who leads,
+  the sides, trump, the called card, Officers' face-down cards; two entries a
+  slot, the first keeping the larger subtree) holding a lower and an upper bound
+  on the card points still to come, with the best card; not used while a
+  first-trick wedding's partner is open (the sides are still changing);
+* the exact value by null-window searches, the first at the value of a playout
+  of the search's first-ordered cards, then bisecting what is still open (each
+  fail-soft result narrows it; the table keeps what each search learnt),
+  ``reaches`` being one such search;
+* the search kernels compiled without reference counting (``_nrt=False``: they
+  allocate nothing; the increfs of the rows they slice cost half the time).
+
+The table (and the constants row) persists between searches on the same ``work``:
+its keys hold everything that decides the points still to come once the sides are
+fixed, so pimc's many ``reaches`` over worlds and candidate cards share it.
 
 ``minimax(r, st, work)`` is the same value by plain minimax over every legal
 card in engine order (tests compare the two).
@@ -39,32 +60,51 @@ card in engine order (tests compare the two).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
-from .cards import BLACK_QUEENS, CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, V_OFFICERS, \
-    VARIANT_DECK
-from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DISCARDS, ST_ELIG,
-                     ST_FIRST_TRICK, ST_HAND, ST_N, ST_PHASE, ST_PTS, ST_TAKER, ST_TEAM0,
-                     ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE, ST_TRICK, ST_TRICK_N,
-                     ST_TRICK_PTS, ST_TRUMP, ST_UNDER, ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT,
-                     apply_action, legal_cards, under_card)
+from ...bits import U0, U1, lowest_bit, mix64
+from .cards import CARD_POINTS, FOLLOW_MASK, POWER, V_OFFICERS
+from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, ST_DISCARDS,
+                     ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
+                     ST_PTS, ST_TAKER, ST_TEAM0, ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE,
+                     ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS_DONE, ST_TRUMP, ST_UNDER,
+                     ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT, apply_action, legal_cards,
+                     under_card)
+from .rules import R_DEADLINE
 
-#: the words a search step reads and changes: from the phase to the tricks taken
-#: (the header before them and Officers' face-down cards after them stay as the root
-#: has them; the result words, the cards played by seat and the voids are written
-#: by the kernels but never read by the search)
-FIRST_WORD = 14
-LAST_WORD = ST_UNDER
 MAX_DEPTH = 33          # cards in a deal (32) and the root
 W_COLS = 128
-# work rows: 0..MAX_DEPTH states, then MAX_DEPTH+1 rows of move lists, 2 scratch rows,
-# then the transposition table (64 entries a row: key, packed)
+# work rows: 0..MAX_DEPTH search states (engine states for ``minimax``), then
+# MAX_DEPTH+1 rows of move lists, scratch rows (SCRATCH: ordering keys; +1: the node
+# count in column 0; +2, +3: free for the caller, pimc's world and candidate), the
+# root's constants, then the transposition table (64 entries a row: key, bounds)
 MOVES = MAX_DEPTH + 1
 SCRATCH = 2 * MAX_DEPTH + 2
-TT_BASE = SCRATCH + 4
-TT_ROWS = 1024
+CONST = SCRATCH + 4
+TT_BASE = SCRATCH + 5
+TT_ROWS = 4096
 TT_MASK = TT_ROWS * 64 - 1
-EXACT, LOWER, UPPER = 0, 1, 2
 INF = 1000
+
+# ----- the search state: one short row per depth (copied, then one card applied)
+R_HAND = 0              # +p: seat p's hand (Officers: its face-up cards)
+R_TO_MOVE = 4
+R_TRICK_N = 5           # cards in the current trick
+R_FMASK = 6             # cards that follow its lead (all ones while it is empty)
+R_ELIG = 7              # cards that can win it
+R_WIN_SEAT = 8
+R_WIN_POW = 9
+R_TRICK_PTS = 10
+R_TEAM0 = 11            # the first team's seats
+R_FIXED = 12            # 1 once the sides cannot change (0: a first-trick wedding open)
+R_DONE = 13             # tricks completed
+R_PTS = 14              # +p: card points seat p has won
+R_TCARDS = 18           # the current trick's cards
+R_DOWN = 19             # Officers: face-down cards not turned over yet
+R_WORDS = 20
+# ----- the root's constants (row CONST)
+K_N, K_TRUMP, K_TMASK, K_CBIT, K_OFFICERS, K_DECLARER, K_DEADLINE, K_NTRICKS, K_TAKER, \
+    K_DISC_PTS, K_UHASH = range(11)
+K_UNDER = 16            # +c: Officers: the face-down card under face-up card c, else -1
+_ALL = np.uint64(0xFFFFFFFF)
 
 
 def new_work():
@@ -80,8 +120,8 @@ def new_work_rows(search):
 
 @njit(cache=True, inline="always")
 def team_points(st):
-    """Card points the first team has now (tricks won by its seats, and the discards
-    when their taker is one of them): what the rest of the deal adds to."""
+    """Card points the first team has now in engine state ``st`` (tricks won by its
+    seats, and the discards when their taker is one of them)."""
     team0 = st[ST_TEAM0]
     v = 0
     for p in range(st[ST_N]):
@@ -97,34 +137,199 @@ def team_points(st):
 
 
 @njit(cache=True, inline="always")
-def taken_points(st):
-    """Card points out of play so far: every trick taken, and the discards."""
+def _team_points(row, k):
+    """Card points the first team of search state ``row`` has now."""
+    team0 = row[R_TEAM0]
     v = 0
-    for p in range(st[ST_N]):
-        v += st[ST_PTS + p]
-    m = np.uint64(st[ST_DISCARDS])
-    while m != U0:
-        v += CARD_POINTS[lowest_bit(m)]
-        m &= m - U1
+    for p in range(k[K_N]):
+        if (team0 >> p) & 1:
+            v += row[R_PTS + p]
+    taker = k[K_TAKER]
+    if taker >= 0 and (team0 >> taker) & 1:
+        v += k[K_DISC_PTS]
     return v
 
 
 @njit(cache=True, inline="always")
-def _sides_fixed(st):
-    return st[ST_FIRST_TRICK] == 0 or st[ST_TEAMS_PUBLIC] != 0
+def _out_points(row, k):
+    """Card points out of play in ``row``: every trick taken, and the discards."""
+    v = k[K_DISC_PTS]
+    for p in range(k[K_N]):
+        v += row[R_PTS + p]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _load_search_root(r, st, work):
+    """The search state of engine state ``st`` (phase ``P_PLAY``) into row 0, the
+    constants of its deal into row CONST."""
+    k = work[CONST]
+    row = work[0]
+    n = st[ST_N]
+    k[K_N] = n
+    k[K_TRUMP] = st[ST_TRUMP]
+    k[K_TMASK] = st[ST_TMASK]
+    k[K_CBIT] = st[ST_CBIT]
+    officers = st[ST_VARIANT] == V_OFFICERS
+    k[K_OFFICERS] = 1 if officers else 0
+    k[K_DECLARER] = st[ST_DECLARER]
+    k[K_DEADLINE] = r[R_DEADLINE]
+    k[K_NTRICKS] = st[ST_NTRICKS]
+    k[K_TAKER] = st[ST_TAKER]
+    dp = 0
+    m = np.uint64(st[ST_DISCARDS])
+    while m != U0:
+        dp += CARD_POINTS[lowest_bit(m)]
+        m &= m - U1
+    k[K_DISC_PTS] = dp
+    h = np.uint64(0)
+    down = U0
+    for c in range(32):
+        k[K_UNDER + c] = -1
+    if officers:
+        for w in range(4):
+            h = mix64(h ^ np.uint64(st[ST_UNDER + w]))
+        up = U0
+        for p in range(n):
+            up |= np.uint64(st[ST_HAND + p])
+        for c in range(32):
+            u = under_card(st, c)
+            k[K_UNDER + c] = u
+            if u >= 0 and ((up >> np.uint64(c)) & U1) != U0:
+                down |= U1 << np.uint64(u)
+    k[K_UHASH] = np.int64(h)
+    for p in range(4):
+        row[R_HAND + p] = st[ST_HAND + p] if p < n else 0
+        row[R_PTS + p] = st[ST_PTS + p] if p < n else 0
+    row[R_TO_MOVE] = st[ST_TO_MOVE]
+    tn = st[ST_TRICK_N]
+    row[R_TRICK_N] = tn
+    row[R_FMASK] = st[ST_FMASK]
+    row[R_ELIG] = st[ST_ELIG]
+    row[R_WIN_SEAT] = st[ST_WIN_SEAT]
+    row[R_WIN_POW] = st[ST_WIN_POW]
+    row[R_TRICK_PTS] = st[ST_TRICK_PTS]
+    row[R_TEAM0] = st[ST_TEAM0]
+    row[R_FIXED] = 1 if (st[ST_FIRST_TRICK] == 0 or st[ST_TEAMS_PUBLIC] != 0) else 0
+    row[R_DONE] = st[ST_TRICKS_DONE]
+    tc = U0
+    for i in range(tn):
+        tc |= U1 << np.uint64(st[ST_TRICK + i])
+    row[R_TCARDS] = np.int64(tc)
+    row[R_DOWN] = np.int64(down)
 
 
 @njit(cache=True, inline="always")
-def _key(st):
+def _legal(row, k):
+    """The engine's follow rule on a search state (``engine.legal_cards``)."""
+    hand = np.uint64(row[R_HAND + row[R_TO_MOVE]])
+    legal = hand & np.uint64(row[R_FMASK])
+    if legal == U0:
+        legal = hand
+    cbit = np.uint64(k[K_CBIT])
+    if (legal & cbit) != U0:
+        legal = cbit
+    return legal
+
+
+@njit(cache=True, inline="always")
+def _play(row, k, c):
+    """Card ``c`` played by the seat to move in search state ``row``: the card play of
+    ``engine._play`` on the words the search keeps (the same rule, no records)."""
+    p = row[R_TO_MOVE]
+    n = k[K_N]
+    bit = U1 << np.uint64(c)
+    hand = np.uint64(row[R_HAND + p]) ^ bit
+    if k[K_OFFICERS] != 0:
+        u = k[K_UNDER + c]
+        if u >= 0:
+            ub = U1 << np.uint64(u)
+            hand |= ub
+            row[R_DOWN] = np.int64(np.uint64(row[R_DOWN]) ^ ub)
+    row[R_HAND + p] = np.int64(hand)
+    i = row[R_TRICK_N]
+    row[R_TRICK_PTS] += CARD_POINTS[c]
+    trump = k[K_TRUMP]
+    if i == 0:
+        fm = FOLLOW_MASK[trump, c]
+        row[R_FMASK] = np.int64(fm)
+        row[R_ELIG] = np.int64(fm | np.uint64(k[K_TMASK]))
+        row[R_WIN_SEAT] = p
+        row[R_WIN_POW] = POWER[trump, c]
+    elif (bit & np.uint64(row[R_ELIG])) != U0:
+        pw = POWER[trump, c]
+        if pw > row[R_WIN_POW]:
+            row[R_WIN_POW] = pw
+            row[R_WIN_SEAT] = p
+    i += 1
+    if i < n:
+        row[R_TRICK_N] = i
+        row[R_TCARDS] = np.int64(np.uint64(row[R_TCARDS]) | bit)
+        p += 1
+        if p >= n:
+            p = 0
+        row[R_TO_MOVE] = p
+        return
+    w = row[R_WIN_SEAT]
+    row[R_PTS + w] += row[R_TRICK_PTS]
+    t = row[R_DONE] + 1
+    row[R_DONE] = t
+    row[R_TRICK_N] = 0
+    row[R_TRICK_PTS] = 0
+    row[R_TCARDS] = 0
+    row[R_FMASK] = np.int64(_ALL)
+    row[R_TO_MOVE] = w
+    if row[R_FIXED] == 0:
+        # a first-trick wedding: the first other seat to win a trick is the partner
+        if w != k[K_DECLARER]:
+            row[R_TEAM0] |= 1 << w
+            row[R_FIXED] = 1
+        elif t >= k[K_DEADLINE]:
+            row[R_FIXED] = 1
+
+
+@njit(cache=True, inline="always")
+def _top_trumps(row, k):
+    """The card points of the strongest trumps still out while one side holds them
+    all (a run from the top): they fall into tricks that side wins.  Positive for the
+    first team, negative for the other (0: nobody sure of any; Officers' face-down
+    cards break a run)."""
+    team0 = row[R_TEAM0]
+    h0 = U0
+    h1 = U0
+    for p in range(k[K_N]):
+        if (team0 >> p) & 1:
+            h0 |= np.uint64(row[R_HAND + p])
+        else:
+            h1 |= np.uint64(row[R_HAND + p])
+    down = np.uint64(row[R_DOWN])
+    order = CLASS_ORDER[k[K_TRUMP]]
+    side = -1
+    v = 0
+    for i in range(14):
+        bit = U1 << np.uint64(order[i])
+        if (h0 & bit) != U0:
+            if side == 1:
+                break
+            side = 0
+            v += CARD_POINTS[order[i]]
+        elif (h1 & bit) != U0:
+            if side == 0:
+                break
+            side = 1
+            v += CARD_POINTS[order[i]]
+        elif (down & bit) != U0:
+            break
+    return -v if side == 1 else v
+
+
+@njit(cache=True, inline="always")
+def _key(row, k):
     """Hash of what decides the rest of the deal at a trick's start (never 0)."""
-    n = st[ST_N]
-    h = np.uint64(st[ST_TO_MOVE] + 8 * st[ST_TEAM0] + 256 * st[ST_TRUMP])
-    h = mix64(h ^ (np.uint64(st[ST_CBIT]) << np.uint64(16)))
-    for p in range(n):
-        h = mix64(h ^ np.uint64(st[ST_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
-    if st[ST_VARIANT] == V_OFFICERS:
-        for w in range(4):
-            h = mix64(h ^ np.uint64(st[ST_UNDER + w]))
+    h = np.uint64(row[R_TO_MOVE] + 8 * row[R_TEAM0] + 256 * k[K_TRUMP])
+    h = mix64(h ^ (np.uint64(k[K_CBIT]) << np.uint64(16)) ^ np.uint64(k[K_UHASH]))
+    for p in range(k[K_N]):
+        h = mix64(h ^ np.uint64(row[R_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
     return np.int64(h | U1)
 
 
@@ -154,52 +359,81 @@ CLASS_ORDER = _class_order()
 
 
 @njit(cache=True, inline="always")
-def _mergeable(st, c, officers):
-    if np.uint64(st[ST_CBIT]) == (U1 << np.uint64(c)):
-        return False
-    if officers and under_card(st, c) >= 0:
-        return False
+def _secure_lead(row, k, c, pc, mine):
+    """Whether card ``c`` (power ``pc``), led by a seat of side ``mine``, wins the
+    trick whatever the other side plays."""
+    t = k[K_TRUMP]
+    fm = FOLLOW_MASK[t, c]
+    elig = fm | np.uint64(k[K_TMASK])
+    team0 = row[R_TEAM0]
+    for q in range(k[K_N]):
+        if ((team0 >> q) & 1) == mine:
+            continue
+        h = np.uint64(row[R_HAND + q])
+        lq = h & fm
+        if lq == U0:
+            lq = h
+        lq &= elig
+        while lq != U0:
+            if POWER[t, lowest_bit(lq)] > pc:
+                return False
+            lq &= lq - U1
     return True
 
 
 @njit(cache=True, inline="always")
-def _moves(st, out, keys):
+def _moves(row, k, out, keys):
     """The cards to search for the seat to move into ``out`` (equivalent ones merged:
     of a run of cards of this hand that follow alike, with equal card points and no
-    card still in play between them, only the strongest), best guess first; returns
-    how many."""
-    p = st[ST_TO_MOVE]
-    n = st[ST_N]
-    t = st[ST_TRUMP]
-    officers = st[ST_VARIANT] == V_OFFICERS
-    legal = legal_cards(st)
-    alive = U0
-    for q in range(n):
-        alive |= np.uint64(st[ST_HAND + q])
-    tn = st[ST_TRICK_N]
-    for i in range(tn):
-        alive |= U1 << np.uint64(st[ST_TRICK + i])
-    if officers:
-        # the face-down cards are in play too
-        m = alive
-        while m != U0:
-            u = under_card(st, lowest_bit(m))
-            m &= m - U1
-            if u >= 0:
-                alive |= U1 << np.uint64(u)
-    team0 = st[ST_TEAM0]
+    card still in play between them, only the strongest; the called card and, in
+    Officers, a card lying on a face-down card are never merged), best guess first;
+    returns how many."""
+    p = row[R_TO_MOVE]
+    t = k[K_TRUMP]
+    officers = k[K_OFFICERS] != 0
+    cbit = np.uint64(k[K_CBIT])
+    legal = _legal(row, k)
+    alive = np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
+        np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3]) | \
+        np.uint64(row[R_TCARDS]) | np.uint64(row[R_DOWN])
+    tn = row[R_TRICK_N]
+    team0 = row[R_TEAM0]
     mine = (team0 >> p) & 1
     friend = False
     if tn > 0:
-        friend = ((team0 >> st[ST_WIN_SEAT]) & 1) == mine
-    win_pow = st[ST_WIN_POW]
-    elig = np.uint64(st[ST_ELIG])
-    tpts = st[ST_TRICK_PTS]
+        friend = ((team0 >> row[R_WIN_SEAT]) & 1) == mine
+    win_pow = row[R_WIN_POW]
+    elig = np.uint64(row[R_ELIG])
+    tpts = row[R_TRICK_PTS]
+    foe_max = -1         # the strongest card a foe still to play could win with
+    if tn > 0:
+        n_seats = k[K_N]
+        fm = np.uint64(row[R_FMASK])
+        q = p
+        for _ in range(n_seats - 1 - tn):
+            q += 1
+            if q >= n_seats:
+                q = 0
+            if ((team0 >> q) & 1) == mine:
+                continue
+            h = np.uint64(row[R_HAND + q])
+            lq = h & fm
+            if lq == U0:
+                lq = h
+            lq &= elig
+            while lq != U0:
+                pw = POWER[t, lowest_bit(lq)]
+                if pw > foe_max:
+                    foe_max = pw
+                lq &= lq - U1
     order = CLASS_ORDER[t]
-    k = 0
+    n = 0
     prev = -1            # the last card in play of this group, if it is a legal mergeable one
     group = -1
+    rest = legal
     for i in range(32):
+        if rest == U0:
+            break
         c = order[i]
         bit = U1 << np.uint64(c)
         if (alive & bit) == U0:
@@ -210,7 +444,8 @@ def _moves(st, out, keys):
         if (legal & bit) == U0:
             prev = -1
             continue
-        ok = _mergeable(st, c, officers)
+        rest ^= bit
+        ok = bit != cbit and not (officers and k[K_UNDER + c] >= 0)
         pts = CARD_POINTS[c]
         if prev >= 0 and ok and CARD_POINTS[prev] == pts:
             continue
@@ -218,18 +453,26 @@ def _moves(st, out, keys):
         pc = POWER[t, c]
         if tn == 0:
             kk = pc * 4 + pts
+            if _secure_lead(row, k, c, pc, mine):
+                kk += 1000
         else:
             beats = (bit & elig) != U0 and pc > win_pow
-            if beats and not friend:
+            if friend and win_pow > foe_max:
+                # the trick is ours whatever comes: the most points onto it
+                kk = 2000 + pts * 4 - pc
+            elif beats and not friend and pc > foe_max:
+                # take it for sure, as cheaply as possible
+                kk = 1500 + pts * 4 - pc * 8
+            elif beats and not friend:
                 kk = 1000 + tpts * 4 - pc
             elif friend:
                 kk = 500 + pts * 4 - pc
             else:
                 kk = 100 - pts * 4 - pc
-        out[k] = c
-        keys[k] = kk
-        k += 1
-    for i in range(1, k):
+        out[n] = c
+        keys[n] = kk
+        n += 1
+    for i in range(1, n):
         a = out[i]
         kk = keys[i]
         j = i - 1
@@ -239,75 +482,100 @@ def _moves(st, out, keys):
             j -= 1
         out[j + 1] = a
         keys[j + 1] = kk
-    return k
+    return n
 
 
-_SIG_AB = "int64(int64[::1], int64[:, ::1], int64, int64, int64)"
+_SIG_AB = "int64(int64[:, ::1], int64, int64, int64)"
 _SIG_MM = "int64(int64[::1], int64[:, ::1], int64)"
 
 
-@njit(_SIG_AB, cache=True)
-def _ab(r, work, d, alpha, beta):
-    st = work[d]
+@njit(_SIG_AB, cache=True, _nrt=False)
+def _ab(work, d, alpha, beta):
+    """Fail-soft alpha-beta on search state ``work[d]``: the first team's final card
+    points, exact when strictly inside (alpha, beta), else a bound on the right side."""
+    row = work[d]
+    k = work[CONST]
     work[SCRATCH + 1, 0] += 1
-    if st[ST_PHASE] == P_DONE:
-        return st[ST_CP0]
-    use_tt = st[ST_TRICK_N] == 0 and _sides_fixed(st)
+    left = k[K_NTRICKS] - row[R_DONE]
+    if left <= 1:
+        if left == 1:
+            # the last trick: every card is forced
+            child = work[d + 1]
+            for w in range(R_WORDS):
+                child[w] = row[w]
+            for _ in range(k[K_N] - row[R_TRICK_N]):
+                _play(child, k, lowest_bit(np.uint64(child[R_HAND + child[R_TO_MOVE]])))
+            return _team_points(child, k)
+        return _team_points(row, k)
+    use_tt = row[R_TRICK_N] == 0 and row[R_FIXED] != 0
     base = 0
-    if use_tt:
-        # the first team ends between what it has and all the points still out
-        base = team_points(st)
-        if base >= beta:
-            return base
-        top = 120 - (taken_points(st) - base)
-        if top <= alpha:
-            return top
-    acts = work[MOVES + d]
-    keys = work[SCRATCH]
-    n = _moves(st, acts, keys)
+    lo = 0
+    hi = 0
     key = np.int64(0)
     col = 0
     ttrow = work[0]
+    bm = -1
     if use_tt:
-        key = _key(st)
+        # the first team ends between what it has and all the points still out,
+        # narrowed by what the table knows of this trick start
+        base = _team_points(row, k)
+        lo = base
+        hi = 120 - (_out_points(row, k) - base)
+        if row[R_TRICK_N] == 0:
+            # sure points: a trump with every stronger trump still out on its own
+            # side goes to that side, whenever it is played
+            sure = _top_trumps(row, k)
+            if sure > 0:
+                lo += sure
+            else:
+                hi += sure
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        key = _key(row, k)
         slot = key & TT_MASK
         ttrow = work[TT_BASE + (slot >> 6)]
-        col = (slot & 63) * 2
+        col = (slot & 62) * 2
+        if ttrow[col + 2] == key:
+            col += 2
         if ttrow[col] == key:
             packed = ttrow[col + 1]
-            v = base + (packed >> 8)
-            flag = packed & 3
-            bm = (packed >> 2) & 63
-            if flag == EXACT:
-                return v
-            if flag == LOWER:
-                if v >= beta:
-                    return v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v <= alpha:
-                    return v
-                if v < beta:
-                    beta = v
-            # the stored best card first
-            for i in range(n):
-                if acts[i] == bm:
-                    for j in range(i, 0, -1):
-                        acts[j] = acts[j - 1]
-                    acts[0] = bm
-                    break
+            lo = max(lo, base + (packed & 255))
+            hi = min(hi, base + ((packed >> 8) & 255))
+            bm = ((packed >> 16) & 255) - 1
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+    acts = work[MOVES + d]
+    keys = work[SCRATCH]
+    n = _moves(row, k, acts, keys)
+    if bm >= 0:
+        # the stored best card first
+        for i in range(n):
+            if acts[i] == bm:
+                for j in range(i, 0, -1):
+                    acts[j] = acts[j - 1]
+                acts[0] = bm
+                break
     alpha0 = alpha
     beta0 = beta
-    maxing = (st[ST_TEAM0] >> st[ST_TO_MOVE]) & 1 == 1
+    maxing = (row[R_TEAM0] >> row[R_TO_MOVE]) & 1 == 1
     child = work[d + 1]
     best = -INF if maxing else INF
     bm = acts[0]
     for i in range(n):
-        for w in range(FIRST_WORD, LAST_WORD):
-            child[w] = st[w]
-        apply_action(r, child, acts[i])
-        v = _ab(r, work, d + 1, alpha, beta)
+        for w in range(R_WORDS):
+            child[w] = row[w]
+        _play(child, k, acts[i])
+        v = _ab(work, d + 1, alpha, beta)
         if maxing:
             if v > best:
                 best = v
@@ -324,56 +592,94 @@ def _ab(r, work, d, alpha, beta):
             break
     if use_tt:
         if best <= alpha0:
-            flag = UPPER
+            if best < hi:
+                hi = best
         elif best >= beta0:
-            flag = LOWER
+            if best > lo:
+                lo = best
         else:
-            flag = EXACT
+            lo = best
+            hi = best
+        # two entries a slot: the first keeps the larger subtree, the second the latest
+        if ttrow[col] != key:
+            col = (slot & 62) * 2
+            if (ttrow[col + 1] >> 24) > left:
+                col += 2
+            elif ttrow[col] != 0:
+                ttrow[col + 2] = ttrow[col]
+                ttrow[col + 3] = ttrow[col + 1]
         ttrow[col] = key
-        ttrow[col + 1] = ((best - base) << 8) | (bm << 2) | flag
+        ttrow[col + 1] = (lo - base) | ((hi - base) << 8) | ((bm + 1) << 16) | (left << 24)
     return best
 
 
 @njit(cache=True, inline="always")
 def _load_root(st, work):
-    """The root into row 0, the game header (words a search step never changes) into
-    every row of the stack."""
+    """``minimax``'s root: the engine state into row 0, the game header (words a step
+    never changes) into every row of the stack."""
     row = work[0]
     for w in range(STATE_SIZE):
         row[w] = st[w]
     for d in range(1, MAX_DEPTH + 1):
         row = work[d]
-        for w in range(FIRST_WORD):
+        for w in range(14):
             row[w] = st[w]
-        for w in range(LAST_WORD, STATE_SIZE):
+        for w in range(ST_UNDER, STATE_SIZE):
             row[w] = st[w]
 
 
-@njit(cache=True)
-def solve(r, st, work):
-    """Final card points of the first team (``ST_TEAM0``) with all cards open, best
-    play by both sides, from the state ``st`` (phase ``P_PLAY`` or over)."""
-    _load_root(st, work)
-    # null-window searches bisecting the range the value is known to lie in (each
-    # fail-soft result narrows it), the table keeping what each learnt
+@njit(cache=True, _nrt=False)
+def _playout(work):
+    """The first team's points when every seat plays the search's first-ordered card
+    from the state in row 0 (a guess of its value)."""
+    k = work[CONST]
+    row = work[1]
+    for w in range(R_WORDS):
+        row[w] = work[0, w]
+    acts = work[MOVES]
+    keys = work[SCRATCH]
+    while row[R_DONE] < k[K_NTRICKS]:
+        _moves(row, k, acts, keys)
+        _play(row, k, acts[0])
+    return max(1, _team_points(row, k))
+
+
+@njit(cache=True, _nrt=False)
+def _mtd(work, guess):
+    """The exact value of the search state in row 0 by null-window searches, the
+    first at ``guess``, then bisecting what is still open (each fail-soft result
+    narrows it; the table keeps what each search learnt)."""
     lo = 0
     hi = 120
+    beta = guess
     while lo < hi:
-        beta = (lo + hi + 1) // 2
-        g = _ab(r, work, 0, beta - 1, beta)
-        if g < beta:
-            hi = g
+        v = _ab(work, 0, beta - 1, beta)
+        if v < beta:
+            hi = v
         else:
-            lo = g
+            lo = v
+        beta = (lo + hi + 1) // 2
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def solve(r, st, work):
+    """Final card points of the first team (``ST_TEAM0``) with all cards open, best
+    play by both sides, from the state ``st`` (phase ``P_PLAY`` or over)."""
+    if st[ST_PHASE] == P_DONE:
+        return st[ST_CP0]
+    _load_search_root(r, st, work)
+    return _mtd(work, _playout(work))
+
+
+@njit(cache=True, _nrt=False)
 def reaches(r, st, work, target):
     """Whether the first team ends with at least ``target`` card points under best play
     with all cards open (one null-window search: far cheaper than ``solve``)."""
-    _load_root(st, work)
-    return _ab(r, work, 0, target - 1, target) >= target
+    if st[ST_PHASE] == P_DONE:
+        return st[ST_CP0] >= target
+    _load_search_root(r, st, work)
+    return _ab(work, 0, target - 1, target) >= target
 
 
 @njit(_SIG_MM, cache=True)
@@ -392,7 +698,7 @@ def _mm(r, work, d):
     child = work[d + 1]
     best = -INF if maxing else INF
     for i in range(n):
-        for w in range(FIRST_WORD, STATE_SIZE):
+        for w in range(14, STATE_SIZE):
             child[w] = st[w]
         apply_action(r, child, acts[i])
         v = _mm(r, work, d + 1)
@@ -414,7 +720,7 @@ def solve_cards(r, st, work, acts, values):
     final card points of the first team) into ``acts``/``values``; returns how many."""
     m = legal_cards(st)
     n = 0
-    top = work[MAX_DEPTH]
+    top = np.empty(STATE_SIZE, dtype=np.int64)
     while m != U0:
         c = lowest_bit(m)
         m &= m - U1
