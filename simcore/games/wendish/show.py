@@ -147,8 +147,8 @@ class Narrator(NarratorBase):
         if "face_up" in v:
             for p in range(n):
                 marked = [c + ("*" if c in v["covered"] else "") for c in v["face_up"][p]]
-                out.append(f"{'your' if p == seat else self.who(p) + 's'} face-up cards: "
-                           f"{cards(marked)}")
+                whose = "your" if p == seat else self.who(p) + "'s"
+                out.append(f"{whose} face-up cards: {cards(marked)}")
             out.append("(* lies on a face-down card)")
         else:
             out.append(f"your hand: {cards(v['hand'])}")
