@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-from common import machine, write
+from common import load_note, machine, write
 from simcore.games.wendish import GAME
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE,
                                           ST_PHASE, ST_TO_MOVE, WEDDING, py_apply,
@@ -179,7 +179,7 @@ def run(variant, deals, worlds, methods, seed, budget, chunk):
                                                "low": iv["low"], "high": iv["high"],
                                                "deals_changed": int((dv != 0).sum())}
         out["methods"][m] = entry
-    out["note"] = "CPU time of one thread on a shared, loaded machine (2 cores, several jobs)"
+    out["note"] = load_note()
     return out
 
 
@@ -207,7 +207,8 @@ def main():
     res["machine"] = machine()
     res["command"] = (f"python benchmarks/bench_pimc_wendish.py --variant {a.variant} "
                       f"--deals {a.deals} --worlds {a.worlds} --contracts {','.join(methods)} "
-                      f"--seed {a.seed} --budget {a.budget:g}")
+                      f"--seed {a.seed} --budget {a.budget:g}"
+                      + (f" --out {a.out}" if a.out else ""))
     path = write(f"pimc_wendish_{a.variant}", res, a.out)
     for k, v in res.items():
         if k not in ("machine", "methods"):

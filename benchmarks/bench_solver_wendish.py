@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from common import machine, write
+from common import load_note, machine, write
 from simcore.games.wendish import GAME
 from simcore.games.wendish.engine import P_PLAY, ST_PHASE
 from simcore.games.wendish.solver import CONST, SCRATCH, new_work, reaches, solve
@@ -64,7 +64,7 @@ def main():
            "exact_solve": timed(solve, r, pos, work),
            "reaches_61": timed(lambda r, s, w: reaches(r, s, w, 61), r, pos, work),
            "gate_exact_mean_ms": 20.0,
-           "note": "CPU time on a shared, loaded machine (2 cores, several jobs; load average 5-9)",
+           "note": load_note(),
            "command": f"python benchmarks/bench_solver_wendish.py --deals {a.deals} "
                       f"--seed {a.seed} --variant {a.variant}",
            "machine": machine()}

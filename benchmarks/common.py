@@ -26,6 +26,14 @@ def median_time(fn, repeats, clock=time.perf_counter):
     return statistics.median(times), times
 
 
+def load_note(what="CPU time of one thread") -> str:
+    """``what`` with the machine's load average over the last minute, read at the call
+    (a loaded machine measures slower: the figure says how busy it was)."""
+    import os
+    return (f"{what}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+            "when the run ended")
+
+
 def machine():
     """What the figures were measured on."""
     return {"cpu_count": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
