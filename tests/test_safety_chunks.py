@@ -32,6 +32,9 @@ LIMIT = 8 << 30
 
 def limited():
     resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
+    # a shell may have started the suite with SIGINT ignored, which children inherit:
+    # the Ctrl-C test below needs the default
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 GAMES, CHUNK, SEED = 3000, 500, 8
 COMMAND = ["simulate", "schadenfreude", "--games", GAMES, "--seed", SEED,
            "--chunk-size", CHUNK, "--format", "csv"]
