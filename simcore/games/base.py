@@ -67,20 +67,38 @@ class Game:
         """Number of seats (players) under ``rules``."""
         raise NotImplementedError
 
+    #: keys of the parameters a searching player takes in its name
+    #: (``pimc:worlds=8,goal=deal``): a policy list split at their commas is joined back
+    policy_parameter_keys: tuple[str, ...] = ()
+
+    def parse_policy(self, name: str) -> int:
+        """The kernel id of policy ``name``; ValueError naming what is allowed."""
+        if name not in self.policies:
+            raise ValueError(f"unknown policy '{name}' for {self.name}; policies: "
+                             + ", ".join(self.policies))
+        return self.policies.index(name)
+
+    def policy_name(self, pid: int) -> str:
+        """The canonical name of kernel id ``pid``."""
+        return self.policies[pid]
+
     def policy_ids(self, names, rules: RuleSet) -> tuple[list[str], np.ndarray]:
-        """Resolve a policy list (one name for every seat, or one per seat)."""
+        """Resolve a policy list (one name for every seat, or one per seat): canonical
+        names and kernel ids."""
+        from ..pimc_names import join_pimc_parameters
         n = self.seats(rules)
         names = [s.strip() for s in names] if names else ["random"]
+        names = join_pimc_parameters(names, self.policy_parameter_keys)
         if len(names) == 1:
             names = names * n
         if len(names) != n:
             raise RulesError(f"--policy lists {len(names)} players but {self.name} with these "
                              f"rules has {n} seats; give one name or {n} comma-separated names")
-        for s in names:
-            if s not in self.policies:
-                raise RulesError(f"unknown policy '{s}' for {self.name}; policies: "
-                                 + ", ".join(self.policies))
-        return names, np.array([self.policies.index(s) for s in names], dtype=np.int64)
+        try:
+            ids = [self.parse_policy(s) for s in names]
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        return [self.policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
 
     # ----- play --------------------------------------------------------
     def run_chunk(self, rules: RuleSet, policy_ids: np.ndarray, seed: int, start: int,

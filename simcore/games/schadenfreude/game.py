@@ -23,26 +23,17 @@ class Schadenfreude(Game):
     def seats(self, rules):
         return rules["players"]
 
-    def policy_ids(self, names, rules):
-        """Resolve a policy list: one name for every seat or one per seat; ``pimc`` takes
-        its parameters in the name (``pimc:worlds=16,depth=2``; a list split at its
-        commas is joined back) and is named canonically (``pimc:worlds=8,depth=1``)."""
-        from ...errors import RulesError
-        from ...pimc_names import join_pimc_parameters
-        from .policies import parse_policy, policy_name
-        names = [s.strip() for s in names] if names else ["random"]
-        joined = join_pimc_parameters(names, ("worlds", "depth", "playout"))
-        n = self.seats(rules)
-        if len(joined) == 1:
-            joined = joined * n
-        if len(joined) != n:
-            raise RulesError(f"--policy lists {len(joined)} players but {self.name} with these "
-                             f"rules has {n} seats; give one name or {n} comma-separated names")
-        try:
-            ids = [parse_policy(s) for s in joined]
-        except ValueError as e:
-            raise RulesError(str(e)) from None
-        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+    # ``pimc`` takes its parameters in the name (``pimc:worlds=16,depth=2``) and is named
+    # canonically (``pimc:worlds=8,depth=1``)
+    policy_parameter_keys = ("worlds", "depth", "playout")
+
+    def parse_policy(self, name):
+        from .policies import parse_policy
+        return parse_policy(name)
+
+    def policy_name(self, pid):
+        from .policies import policy_name
+        return policy_name(pid)
 
     def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
         from .policies import uses_search

@@ -36,25 +36,17 @@ class Schnapsen(Game):
     def seats(self, rules):
         return 2
 
-    def policy_ids(self, names, rules):
-        """Resolve a policy list; ``pimc`` takes its parameters in the name
-        (``pimc:worlds=32,goal=deal``; a list split at its commas is joined back) and is
-        named canonically (``pimc:worlds=8`` for ``pimc``)."""
-        from ...errors import RulesError
-        from ...pimc_names import join_pimc_parameters
-        from .policies import PIMC_KEYS, parse_policy, policy_name
-        names = [s.strip() for s in names] if names else ["random"]
-        names = join_pimc_parameters(names, PIMC_KEYS)
-        if len(names) == 1:
-            names = names * 2
-        if len(names) != 2:
-            raise RulesError(f"--policy lists {len(names)} players but schnapsen is played "
-                             "by 2")
-        try:
-            ids = [parse_policy(s) for s in names]
-        except ValueError as e:
-            raise RulesError(str(e)) from None
-        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+    # ``pimc`` takes its parameters in the name (``pimc:worlds=32,goal=deal``) and is
+    # named canonically (``pimc:worlds=8`` for ``pimc``); the keys are policies.PIMC_KEYS
+    policy_parameter_keys = ("worlds", "goal", "marriage_claim")
+
+    def parse_policy(self, name):
+        from .policies import parse_policy
+        return parse_policy(name)
+
+    def policy_name(self, pid):
+        from .policies import policy_name
+        return policy_name(pid)
 
     def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
         from .policies import PIMC

@@ -39,26 +39,17 @@ class Wendish(Game):
     def seats(self, rules):
         return seats_of(rules)
 
-    def policy_ids(self, names, rules):
-        """Resolve a policy list; ``pimc`` takes its parameter in the name
-        (``pimc:worlds=16,contracts=search``; a list split at its commas is joined back) and
-        is named canonically (``pimc:worlds=8`` for ``pimc``)."""
-        from ...errors import RulesError
-        from ...pimc_names import join_pimc_parameters
-        from .pimc import parse_policy, policy_name
-        n = self.seats(rules)
-        names = [s.strip() for s in names] if names else ["random"]
-        names = join_pimc_parameters(names, ("worlds", "contracts", "cworlds"))
-        if len(names) == 1:
-            names = names * n
-        if len(names) != n:
-            raise RulesError(f"--policy lists {len(names)} players but {self.name} with these "
-                             f"rules has {n} seats; give one name or {n} comma-separated names")
-        try:
-            ids = [parse_policy(s) for s in names]
-        except ValueError as e:
-            raise RulesError(str(e)) from None
-        return [policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+    # ``pimc`` takes its parameters in the name (``pimc:worlds=16,contracts=search``) and
+    # is named canonically (``pimc:worlds=8`` for ``pimc``)
+    policy_parameter_keys = ("worlds", "contracts", "cworlds")
+
+    def parse_policy(self, name):
+        from .pimc import parse_policy
+        return parse_policy(name)
+
+    def policy_name(self, pid):
+        from .pimc import policy_name
+        return policy_name(pid)
 
     def run_chunk(self, rules, policy_ids, seed, start, count, summary_only=False):
         from .pimc import uses_search
