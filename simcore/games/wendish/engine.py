@@ -412,17 +412,43 @@ def game_over(st):
 
 
 @njit(cache=True, inline="always")
-def legal_cards(st):
-    """Mask of the cards the seat to move may play (phase ``P_PLAY``): follow the led
-    suit (trumps are one suit) if it can, and the called card wherever it is legal."""
-    hand = np.uint64(st[ST_HAND + st[ST_TO_MOVE]])
-    legal = hand & np.uint64(st[ST_FMASK])
+def follow_rule(hand, fmask, cbit):
+    """The follow rule on masks: of ``hand``, the cards of the led suit (``fmask``, all
+    ones on lead; trumps are one suit) if it holds any, else all; and the called card
+    (``cbit``) alone wherever it is among them.  The engine and the solver's search
+    state both play by it."""
+    legal = hand & fmask
     if legal == U0:
         legal = hand
-    cbit = np.uint64(st[ST_CBIT])
     if (legal & cbit) != U0:
         legal = cbit
     return legal
+
+
+@njit(cache=True, inline="always")
+def led_masks(trump, tmask, c):
+    """The trick led by card ``c``: its follow mask and the cards that may win it (those
+    following it, and the trumps ``tmask``)."""
+    fm = FOLLOW_MASK[trump, c]
+    return fm, fm | np.uint64(tmask)
+
+
+@njit(cache=True, inline="always")
+def takes_lead(trump, c, elig, win_pow):
+    """The trick power with which card ``c`` takes the lead of a trick whose winning card
+    has power ``win_pow`` and whose winners are ``elig``, or -1 if it does not."""
+    if ((U1 << np.uint64(c)) & elig) != U0:
+        pw = POWER[trump, c]
+        if pw > win_pow:
+            return pw
+    return -1
+
+
+@njit(cache=True, inline="always")
+def legal_cards(st):
+    """Mask of the cards the seat to move may play (phase ``P_PLAY``): ``follow_rule``."""
+    return follow_rule(np.uint64(st[ST_HAND + st[ST_TO_MOVE]]), np.uint64(st[ST_FMASK]),
+                       np.uint64(st[ST_CBIT]))
 
 
 @njit(cache=True, inline="always")
@@ -568,15 +594,15 @@ def _play(r, st, c):
     st[ST_TRICK_PTS] += CARD_POINTS[c]
     trump = st[ST_TRUMP]
     if i == 0:
-        fm = FOLLOW_MASK[trump, c]
+        fm, elig = led_masks(trump, st[ST_TMASK], c)
         st[ST_FMASK] = np.int64(fm)
-        st[ST_ELIG] = np.int64(fm | np.uint64(st[ST_TMASK]))
+        st[ST_ELIG] = np.int64(elig)
         st[ST_WIN_CARD] = c
         st[ST_WIN_SEAT] = p
         st[ST_WIN_POW] = POWER[trump, c]
-    elif (bit & np.uint64(st[ST_ELIG])) != U0:
-        pw = POWER[trump, c]
-        if pw > st[ST_WIN_POW]:
+    else:
+        pw = takes_lead(trump, c, np.uint64(st[ST_ELIG]), st[ST_WIN_POW])
+        if pw >= 0:
             st[ST_WIN_POW] = pw
             st[ST_WIN_CARD] = c
             st[ST_WIN_SEAT] = p

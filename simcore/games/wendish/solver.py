@@ -66,8 +66,8 @@ from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, S
                      ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
                      ST_PTS, ST_TAKER, ST_TEAM0, ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE,
                      ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS_DONE, ST_TRUMP, ST_UNDER,
-                     ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT, apply_action, legal_cards,
-                     under_card)
+                     ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT, apply_action, follow_rule,
+                     led_masks, legal_cards, takes_lead, under_card)
 from .rules import R_DEADLINE
 
 MAX_DEPTH = 33          # cards in a deal (32) and the root
@@ -222,14 +222,8 @@ def _load_search_root(r, st, work):
 @njit(cache=True, inline="always")
 def _legal(row, k):
     """The engine's follow rule on a search state (``engine.legal_cards``)."""
-    hand = np.uint64(row[R_HAND + row[R_TO_MOVE]])
-    legal = hand & np.uint64(row[R_FMASK])
-    if legal == U0:
-        legal = hand
-    cbit = np.uint64(k[K_CBIT])
-    if (legal & cbit) != U0:
-        legal = cbit
-    return legal
+    return follow_rule(np.uint64(row[R_HAND + row[R_TO_MOVE]]), np.uint64(row[R_FMASK]),
+                       np.uint64(k[K_CBIT]))
 
 
 @njit(cache=True, inline="always")
@@ -251,14 +245,14 @@ def _play(row, k, c):
     row[R_TRICK_PTS] += CARD_POINTS[c]
     trump = k[K_TRUMP]
     if i == 0:
-        fm = FOLLOW_MASK[trump, c]
+        fm, elig = led_masks(trump, k[K_TMASK], c)
         row[R_FMASK] = np.int64(fm)
-        row[R_ELIG] = np.int64(fm | np.uint64(k[K_TMASK]))
+        row[R_ELIG] = np.int64(elig)
         row[R_WIN_SEAT] = p
         row[R_WIN_POW] = POWER[trump, c]
-    elif (bit & np.uint64(row[R_ELIG])) != U0:
-        pw = POWER[trump, c]
-        if pw > row[R_WIN_POW]:
+    else:
+        pw = takes_lead(trump, c, np.uint64(row[R_ELIG]), row[R_WIN_POW])
+        if pw >= 0:
             row[R_WIN_POW] = pw
             row[R_WIN_SEAT] = p
     i += 1
