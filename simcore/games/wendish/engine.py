@@ -426,19 +426,21 @@ def follow_rule(hand, fmask, cbit):
 
 
 @njit(cache=True, inline="always")
-def led_masks(trump, tmask, c):
+def led_masks(follow, trump, tmask, c):
     """The trick led by card ``c``: its follow mask and the cards that may win it (those
-    following it, and the trumps ``tmask``)."""
-    fm = FOLLOW_MASK[trump, c]
+    following it, and the trumps ``tmask``).  ``follow`` is ``FOLLOW_MASK`` in the
+    numbering of ``c`` and the masks (the solver passes its own numbering's copy)."""
+    fm = follow[trump, c]
     return fm, fm | np.uint64(tmask)
 
 
 @njit(cache=True, inline="always")
-def takes_lead(trump, c, elig, win_pow):
+def takes_lead(power, trump, c, elig, win_pow):
     """The trick power with which card ``c`` takes the lead of a trick whose winning card
-    has power ``win_pow`` and whose winners are ``elig``, or -1 if it does not."""
+    has power ``win_pow`` and whose winners are ``elig``, or -1 if it does not
+    (``power``: ``POWER`` in the numbering of ``c``, as for ``led_masks``)."""
     if ((U1 << np.uint64(c)) & elig) != U0:
-        pw = POWER[trump, c]
+        pw = power[trump, c]
         if pw > win_pow:
             return pw
     return -1
@@ -594,14 +596,14 @@ def _play(r, st, c):
     st[ST_TRICK_PTS] += CARD_POINTS[c]
     trump = st[ST_TRUMP]
     if i == 0:
-        fm, elig = led_masks(trump, st[ST_TMASK], c)
+        fm, elig = led_masks(FOLLOW_MASK, trump, st[ST_TMASK], c)
         st[ST_FMASK] = np.int64(fm)
         st[ST_ELIG] = np.int64(elig)
         st[ST_WIN_CARD] = c
         st[ST_WIN_SEAT] = p
         st[ST_WIN_POW] = POWER[trump, c]
     else:
-        pw = takes_lead(trump, c, np.uint64(st[ST_ELIG]), st[ST_WIN_POW])
+        pw = takes_lead(POWER, trump, c, np.uint64(st[ST_ELIG]), st[ST_WIN_POW])
         if pw >= 0:
             st[ST_WIN_POW] = pw
             st[ST_WIN_CARD] = c

@@ -166,10 +166,12 @@ def _load_search_root(r, st, work):
     k = work[CONST]
     row = work[0]
     n = st[ST_N]
+    t = st[ST_TRUMP]
+    sidx = SEARCH_INDEX[t]
     k[K_N] = n
-    k[K_TRUMP] = st[ST_TRUMP]
-    k[K_TMASK] = st[ST_TMASK]
-    k[K_CBIT] = st[ST_CBIT]
+    k[K_TRUMP] = t
+    k[K_TMASK] = np.int64(_to_search(sidx, np.uint64(st[ST_TMASK])))
+    k[K_CBIT] = np.int64(_to_search(sidx, np.uint64(st[ST_CBIT])))
     officers = st[ST_VARIANT] == V_OFFICERS
     k[K_OFFICERS] = 1 if officers else 0
     k[K_DECLARER] = st[ST_DECLARER]
@@ -194,18 +196,19 @@ def _load_search_root(r, st, work):
             up |= np.uint64(st[ST_HAND + p])
         for c in range(32):
             u = under_card(st, c)
-            k[K_UNDER + c] = u
-            if u >= 0 and ((up >> np.uint64(c)) & U1) != U0:
-                down |= U1 << np.uint64(u)
+            if u >= 0:
+                k[K_UNDER + sidx[c]] = sidx[u]
+                if ((up >> np.uint64(c)) & U1) != U0:
+                    down |= U1 << np.uint64(sidx[u])
     k[K_UHASH] = np.int64(h)
     for p in range(4):
-        row[R_HAND + p] = st[ST_HAND + p] if p < n else 0
+        row[R_HAND + p] = np.int64(_to_search(sidx, np.uint64(st[ST_HAND + p]))) if p < n else 0
         row[R_PTS + p] = st[ST_PTS + p] if p < n else 0
     row[R_TO_MOVE] = st[ST_TO_MOVE]
     tn = st[ST_TRICK_N]
     row[R_TRICK_N] = tn
-    row[R_FMASK] = st[ST_FMASK]
-    row[R_ELIG] = st[ST_ELIG]
+    row[R_FMASK] = np.int64(_to_search(sidx, np.uint64(st[ST_FMASK])))
+    row[R_ELIG] = np.int64(_to_search(sidx, np.uint64(st[ST_ELIG])))
     row[R_WIN_SEAT] = st[ST_WIN_SEAT]
     row[R_WIN_POW] = st[ST_WIN_POW]
     row[R_TRICK_PTS] = st[ST_TRICK_PTS]
@@ -214,7 +217,7 @@ def _load_search_root(r, st, work):
     row[R_DONE] = st[ST_TRICKS_DONE]
     tc = U0
     for i in range(tn):
-        tc |= U1 << np.uint64(st[ST_TRICK + i])
+        tc |= U1 << np.uint64(sidx[st[ST_TRICK + i]])
     row[R_TCARDS] = np.int64(tc)
     row[R_DOWN] = np.int64(down)
 
@@ -242,16 +245,16 @@ def _play(row, k, c):
             row[R_DOWN] = np.int64(np.uint64(row[R_DOWN]) ^ ub)
     row[R_HAND + p] = np.int64(hand)
     i = row[R_TRICK_N]
-    row[R_TRICK_PTS] += CARD_POINTS[c]
     trump = k[K_TRUMP]
+    row[R_TRICK_PTS] += S_POINTS[trump, c]
     if i == 0:
-        fm, elig = led_masks(trump, k[K_TMASK], c)
+        fm, elig = led_masks(S_FOLLOW, trump, k[K_TMASK], c)
         row[R_FMASK] = np.int64(fm)
         row[R_ELIG] = np.int64(elig)
         row[R_WIN_SEAT] = p
-        row[R_WIN_POW] = POWER[trump, c]
+        row[R_WIN_POW] = S_POWER[trump, c]
     else:
-        pw = takes_lead(trump, c, np.uint64(row[R_ELIG]), row[R_WIN_POW])
+        pw = takes_lead(S_POWER, trump, c, np.uint64(row[R_ELIG]), row[R_WIN_POW])
         if pw >= 0:
             row[R_WIN_POW] = pw
             row[R_WIN_SEAT] = p
@@ -282,51 +285,6 @@ def _play(row, k, c):
             row[R_FIXED] = 1
 
 
-@njit(cache=True, inline="always")
-def _top_trumps(row, k):
-    """The card points of the strongest trumps still out while one side holds them
-    all (a run from the top): they fall into tricks that side wins.  Positive for the
-    first team, negative for the other (0: nobody sure of any; Officers' face-down
-    cards break a run)."""
-    team0 = row[R_TEAM0]
-    h0 = U0
-    h1 = U0
-    for p in range(k[K_N]):
-        if (team0 >> p) & 1:
-            h0 |= np.uint64(row[R_HAND + p])
-        else:
-            h1 |= np.uint64(row[R_HAND + p])
-    down = np.uint64(row[R_DOWN])
-    order = CLASS_ORDER[k[K_TRUMP]]
-    side = -1
-    v = 0
-    for i in range(14):
-        bit = U1 << np.uint64(order[i])
-        if (h0 & bit) != U0:
-            if side == 1:
-                break
-            side = 0
-            v += CARD_POINTS[order[i]]
-        elif (h1 & bit) != U0:
-            if side == 0:
-                break
-            side = 1
-            v += CARD_POINTS[order[i]]
-        elif (down & bit) != U0:
-            break
-    return -v if side == 1 else v
-
-
-@njit(cache=True, inline="always")
-def _key(row, k):
-    """Hash of what decides the rest of the deal at a trick's start (never 0)."""
-    h = np.uint64(row[R_TO_MOVE] + 8 * row[R_TEAM0] + 256 * k[K_TRUMP])
-    h = mix64(h ^ (np.uint64(k[K_CBIT]) << np.uint64(16)) ^ np.uint64(k[K_UHASH]))
-    for p in range(k[K_N]):
-        h = mix64(h ^ np.uint64(row[R_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
-    return np.int64(h | U1)
-
-
 def _class_order():
     """[t]: every card grouped by how it follows (the trumps, then each plain suit),
     each group strongest first; [t, 32 + i]: the group of the i-th card."""
@@ -348,17 +306,111 @@ def _class_order():
     return out
 
 
-#: see ``_class_order``
+#: see ``_class_order``; the search numbering: search card ``s`` of trump ``t`` is the
+#: engine card ``CLASS_ORDER[t, s]``
 CLASS_ORDER = _class_order()
 
 
+def _search_tables():
+    """The engine's card tables in the search numbering of each trump: the search index
+    of each engine card, and per search card its follow mask (in search bits), trick
+    power and card points.  Derived from ``cards``' tables, never written again."""
+    index = np.zeros((4, 32), dtype=np.int64)
+    follow = np.zeros((4, 32), dtype=np.uint64)
+    power = np.zeros((4, 32), dtype=np.int64)
+    points = np.zeros((4, 32), dtype=np.int64)
+    for t in range(4):
+        for s in range(32):
+            index[t, CLASS_ORDER[t, s]] = s
+        for s in range(32):
+            c = int(CLASS_ORDER[t, s])
+            fm = int(FOLLOW_MASK[t, c])
+            follow[t, s] = sum(1 << int(index[t, x]) for x in range(32) if fm >> x & 1)
+            power[t, s] = POWER[t, c]
+            points[t, s] = CARD_POINTS[c]
+    return index, follow, power, points
+
+
+#: see ``_search_tables``
+SEARCH_INDEX, S_FOLLOW, S_POWER, S_POINTS = _search_tables()
+# In the search numbering the trumps are the lowest bits and each plain suit a run of
+# bits after them, each strongest first: of the cards that may win a trick (its suit
+# and the trumps) a lower bit is always the stronger card, a hand's cards come out of
+# ``lowest_bit`` strongest first, and cards with no other card between them in power
+# are neighbouring bits.
+assert all(int(S_FOLLOW[t, 0]) == (1 << 14) - 1 for t in range(4))
+
+
 @njit(cache=True, inline="always")
-def _secure_lead(row, k, c, pc, mine):
-    """Whether card ``c`` (power ``pc``), led by a seat of side ``mine``, wins the
-    trick whatever the other side plays."""
-    t = k[K_TRUMP]
-    fm = FOLLOW_MASK[t, c]
-    elig = fm | np.uint64(k[K_TMASK])
+def _to_search(sidx, m):
+    """Engine card mask ``m`` in the search numbering (``sidx``: ``SEARCH_INDEX[t]``)."""
+    out = U0
+    while m != U0:
+        out |= U1 << np.uint64(sidx[lowest_bit(m)])
+        m &= m - U1
+    return out
+
+
+@njit(cache=True, inline="always")
+def _mask_points(t, m):
+    """Card points of the search cards in ``m``."""
+    v = 0
+    while m != U0:
+        v += S_POINTS[t, lowest_bit(m)]
+        m &= m - U1
+    return v
+
+
+@njit(cache=True, inline="always")
+def _top_trumps(row, k):
+    """The card points of the strongest trumps still out while one side holds them
+    all (a run from the top): they fall into tricks that side wins.  Positive for the
+    first team, negative for the other (0: nobody sure of any; Officers' face-down
+    cards break a run)."""
+    team0 = row[R_TEAM0]
+    h0 = U0
+    h1 = U0
+    for p in range(k[K_N]):
+        if (team0 >> p) & 1:
+            h0 |= np.uint64(row[R_HAND + p])
+        else:
+            h1 |= np.uint64(row[R_HAND + p])
+    tm = np.uint64(k[K_TMASK])
+    a0 = h0 & tm
+    a1 = h1 & tm
+    down = np.uint64(row[R_DOWN]) & tm
+    x = a0 | a1 | down
+    if x == U0:
+        return 0
+    top = x & (U0 - x)
+    if (top & a0) != U0:
+        stop = a1 | down
+        run = a0 if stop == U0 else a0 & ((stop & (U0 - stop)) - U1)
+        return _mask_points(k[K_TRUMP], run)
+    if (top & a1) != U0:
+        stop = a0 | down
+        run = a1 if stop == U0 else a1 & ((stop & (U0 - stop)) - U1)
+        return -_mask_points(k[K_TRUMP], run)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _key(row, k):
+    """Hash of what decides the rest of the deal at a trick's start (never 0)."""
+    h = np.uint64(row[R_TO_MOVE] + 8 * row[R_TEAM0] + 256 * k[K_TRUMP])
+    h = mix64(h ^ (np.uint64(k[K_CBIT]) << np.uint64(16)) ^ np.uint64(k[K_UHASH]))
+    for p in range(k[K_N]):
+        h = mix64(h ^ np.uint64(row[R_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
+    return np.int64(h | U1)
+
+
+@njit(cache=True, inline="always")
+def _secure_lead(row, k, c, mine):
+    """Whether search card ``c``, led by a seat of side ``mine``, wins the trick
+    whatever the other side plays (no card of a foe that may win it is stronger: with
+    the search numbering, no such card on a lower bit)."""
+    fm = S_FOLLOW[k[K_TRUMP], c]
+    beats = (fm | np.uint64(k[K_TMASK])) & ((U1 << np.uint64(c)) - U1)
     team0 = row[R_TEAM0]
     for q in range(k[K_N]):
         if ((team0 >> q) & 1) == mine:
@@ -367,11 +419,8 @@ def _secure_lead(row, k, c, pc, mine):
         lq = h & fm
         if lq == U0:
             lq = h
-        lq &= elig
-        while lq != U0:
-            if POWER[t, lowest_bit(lq)] > pc:
-                return False
-            lq &= lq - U1
+        if (lq & beats) != U0:
+            return False
     return True
 
 
@@ -390,6 +439,9 @@ def _moves(row, k, out, keys):
     alive = np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
         np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3]) | \
         np.uint64(row[R_TCARDS]) | np.uint64(row[R_DOWN])
+    # cards in play that are not this hand's to play now: a run of equivalent cards
+    # ends at one of them
+    others = alive & ~legal
     tn = row[R_TRICK_N]
     team0 = row[R_TEAM0]
     mine = (team0 >> p) & 1
@@ -415,39 +467,28 @@ def _moves(row, k, out, keys):
             if lq == U0:
                 lq = h
             lq &= elig
-            while lq != U0:
-                pw = POWER[t, lowest_bit(lq)]
+            if lq != U0:
+                pw = S_POWER[t, lowest_bit(lq)]
                 if pw > foe_max:
                     foe_max = pw
-                lq &= lq - U1
-    order = CLASS_ORDER[t]
     n = 0
-    prev = -1            # the last card in play of this group, if it is a legal mergeable one
-    group = -1
+    prev = -1            # the last card kept, if it is a mergeable one
     rest = legal
-    for i in range(32):
-        if rest == U0:
-            break
-        c = order[i]
+    while rest != U0:
+        c = lowest_bit(rest)
         bit = U1 << np.uint64(c)
-        if (alive & bit) == U0:
-            continue
-        if order[32 + i] != group:
-            group = order[32 + i]
-            prev = -1
-        if (legal & bit) == U0:
-            prev = -1
-            continue
         rest ^= bit
         ok = bit != cbit and not (officers and k[K_UNDER + c] >= 0)
-        pts = CARD_POINTS[c]
-        if prev >= 0 and ok and CARD_POINTS[prev] == pts:
+        pts = S_POINTS[t, c]
+        if prev >= 0 and ok and S_POINTS[t, prev] == pts and \
+                (S_FOLLOW[t, prev] & bit) != U0 and \
+                (others & (bit - (U1 << np.uint64(prev)))) == U0:
             continue
         prev = c if ok else -1
-        pc = POWER[t, c]
+        pc = S_POWER[t, c]
         if tn == 0:
             kk = pc * 4 + pts
-            if _secure_lead(row, k, c, pc, mine):
+            if _secure_lead(row, k, c, mine):
                 kk += 1000
         else:
             beats = (bit & elig) != U0 and pc > win_pow
