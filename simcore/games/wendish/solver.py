@@ -17,7 +17,12 @@ engine state at the root (``_load_search_root``: a 20-word row a depth - the
 hands, the trick so far, who leads and holds it, the sides, the points each seat
 has won, Officers' face-down cards still hidden - and a row of the deal's
 constants: trump, the called card, the discards' points and taker, Officers'
-face-down card under each face-up card).  ``_legal`` and ``_play`` are the card
+face-down card under each face-up card).  Its masks are in a search numbering of
+the cards, one per trump suit (``CLASS_ORDER``, ``SEARCH_INDEX``): the trumps on the
+lowest bits, then each plain suit as a run of bits, each strongest first, so that a
+hand's cards come out of ``lowest_bit`` in power order and of the cards that may win
+a trick the lower bit is the stronger.  The engine's card tables are re-indexed into
+it once at import (``S_FOLLOW``, ``S_POWER``, ``S_POINTS``), not written again.  ``_legal`` and ``_play`` are the card
 play of ``engine.legal_cards``/``engine._play`` on those words (the follow rule, the
 called card, trick power, Officers' turning over, a first-trick wedding's partner
 found by the trick it wins); the engine stays the one place of the rules for play,
@@ -38,11 +43,17 @@ every variant.  A move copies the row and plays one card.  With
   all the points still out, narrowed by sure points (a run of the strongest trumps
   out held by one side falls into tricks that side wins, whenever played);
 * the last trick played out (every card is forced);
-* a transposition table at the start of each trick (key: the hands, who leads,
-  the sides, trump, the called card, Officers' face-down cards; two entries a
-  slot, the first keeping the larger subtree) holding a lower and an upper bound
-  on the card points still to come, with the best card; not used while a
-  first-trick wedding's partner is open (the sides are still changing);
+* a transposition table at the start of each trick (two entries a slot, the first
+  keeping the larger subtree) holding a lower and an upper bound on the card points
+  still to come, with the best card; not used while a first-trick wedding's partner
+  is open (the sides are still changing).  Its key (``_rank_key``) is the position
+  up to the cards' relative ranks: for the cards still in play, in power order, who
+  holds each, its card points and which is the called card, how many each suit
+  holds, who leads and the sides (``pext`` of the hands onto the cards in play).
+  Positions that differ only in which cards earlier tricks took play alike card
+  for card, so they share an entry (15% fewer nodes on whole four-player deals),
+  and the best card is stored as its place among the cards in play.  Officers keys
+  on the hands themselves (``_key``: face-down cards break the abstraction);
 * the exact value by null-window searches, the first at the value of a playout
   of the search's first-ordered cards, then bisecting what is still open (each
   fail-soft result narrows it; the table keeps what each search learnt),
@@ -60,7 +71,7 @@ card in engine order (tests compare the two).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, lowest_bit, mix64
+from ...bits import U0, U1, compress_bits, kth_bit, lowest_bit, mix64, popcount
 from .cards import CARD_POINTS, FOLLOW_MASK, POWER, V_OFFICERS
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, ST_DISCARDS,
                      ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
@@ -404,6 +415,60 @@ def _key(row, k):
     return np.int64(h | U1)
 
 
+def _rank_tables():
+    """Per trump, three masks of search cards spelling each card's points in three
+    bits (0, 2, 3, 4, 10, 11 -> 0..5); and the four groups of cards that follow alike
+    (the trumps, then each plain suit), the same bits under every trump."""
+    code = {0: 0, 2: 1, 3: 2, 4: 3, 10: 4, 11: 5}
+    pbits = np.zeros((4, 3), dtype=np.uint64)
+    for t in range(4):
+        for s in range(32):
+            v = code[int(S_POINTS[t, s])]
+            for b in range(3):
+                if v >> b & 1:
+                    pbits[t, b] |= np.uint64(1 << s)
+    groups = np.array(sorted({int(S_FOLLOW[0, s]) for s in range(32)}), dtype=np.uint64)
+    assert len(groups) == 4 and all(
+        sorted({int(S_FOLLOW[t, s]) for s in range(32)}) == [int(g) for g in groups]
+        for t in range(4))
+    return pbits, groups
+
+
+#: see ``_rank_tables``
+S_POINT_BITS, S_GROUPS = _rank_tables()
+_RANK_SALT = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True, inline="always")
+def _rank_key(row, k, alive):
+    """Hash of a trick start up to the cards' relative ranks (never 0): of the cards
+    still in play (``alive``), in power order, who holds each, its card points, which
+    is the called card, and how many of them each group holds; with who leads and
+    the sides.  Positions alike in all of it play alike card for card (who wins a
+    trick depends on the cards' order among those still in play, the follow rule on
+    the groups and the called card) and have the same points to come, whichever cards
+    earlier tricks took, so they share one entry of the table.  Not for Officers
+    (face-down cards) nor while a first-trick wedding's partner is open."""
+    t = k[K_TRUMP]
+    h1 = np.uint64(row[R_HAND + 1])
+    h2 = np.uint64(row[R_HAND + 2])
+    h3 = np.uint64(row[R_HAND + 3])
+    own = compress_bits(h1 | h3, alive) | (compress_bits(h2 | h3, alive) << np.uint64(32))
+    pts = compress_bits(S_POINT_BITS[t, 0], alive) | \
+        (compress_bits(S_POINT_BITS[t, 1], alive) << np.uint64(32))
+    more = compress_bits(S_POINT_BITS[t, 2], alive) | \
+        (compress_bits(np.uint64(k[K_CBIT]), alive) << np.uint64(32))
+    sizes = popcount(alive & S_GROUPS[0]) | (popcount(alive & S_GROUPS[1]) << np.uint64(5)) | \
+        (popcount(alive & S_GROUPS[2]) << np.uint64(10)) | \
+        (popcount(alive & S_GROUPS[3]) << np.uint64(15))
+    h = np.uint64(row[R_TO_MOVE] + 4 * row[R_TEAM0] + 64 * k[K_N]) | (sizes << np.uint64(12))
+    h = mix64(h ^ _RANK_SALT)
+    h = mix64(h ^ own)
+    h = mix64(h ^ pts)
+    h = mix64(h ^ more)
+    return np.int64(h | U1)
+
+
 @njit(cache=True, inline="always")
 def _secure_lead(row, k, c, mine):
     """Whether search card ``c``, led by a seat of side ``mine``, wins the trick
@@ -543,6 +608,8 @@ def _ab(work, d, alpha, beta):
             return _team_points(child, k)
         return _team_points(row, k)
     use_tt = row[R_TRICK_N] == 0 and row[R_FIXED] != 0
+    ranked = k[K_OFFICERS] == 0
+    alive = U0
     base = 0
     lo = 0
     hi = 0
@@ -568,7 +635,12 @@ def _ab(work, d, alpha, beta):
             return lo
         if hi <= alpha:
             return hi
-        key = _key(row, k)
+        if ranked:
+            alive = np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
+                np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3])
+            key = _rank_key(row, k, alive)
+        else:
+            key = _key(row, k)
         slot = key & TT_MASK
         ttrow = work[TT_BASE + (slot >> 6)]
         col = (slot & 62) * 2
@@ -579,6 +651,9 @@ def _ab(work, d, alpha, beta):
             lo = max(lo, base + (packed & 255))
             hi = min(hi, base + ((packed >> 8) & 255))
             bm = ((packed >> 16) & 255) - 1
+            if ranked and bm >= 0:
+                # stored as its place among the cards in play
+                bm = kth_bit(alive, bm)
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -643,6 +718,8 @@ def _ab(work, d, alpha, beta):
             elif ttrow[col] != 0:
                 ttrow[col + 2] = ttrow[col]
                 ttrow[col + 3] = ttrow[col + 1]
+        if ranked:
+            bm = np.int64(popcount(alive & ((U1 << np.uint64(bm)) - U1)))
         ttrow[col] = key
         ttrow[col + 1] = (lo - base) | ((hi - base) << 8) | ((bm + 1) << 16) | (left << 24)
     return best
