@@ -42,7 +42,9 @@ every variant.  A move copies the row and plays one card.  With
 * bounds at a trick's start: the first team ends between the points it has and
   all the points still out, narrowed by sure points (a run of the strongest trumps
   out held by one side falls into tricks that side wins, whenever played);
-* the last trick played out (every card is forced);
+* the last trick played out (every card is forced), and inside a trick a seat
+  with a single legal card plays it without a node of its own (node counts leave
+  such cards out);
 * a transposition table at the start of each trick (two entries a slot, the first
   keeping the larger subtree) holding a lower and an upper bound on the card points
   still to come, with the best card; not used while a first-trick wedding's partner
@@ -685,6 +687,12 @@ def _ab(work, d, alpha, beta):
         for w in range(R_WORDS):
             child[w] = row[w]
         _play(child, k, acts[i])
+        # a seat with one legal card inside a trick plays it here, not a node deeper
+        while child[R_TRICK_N] != 0:
+            lg = _legal(child, k)
+            if (lg & (lg - U1)) != U0:
+                break
+            _play(child, k, lowest_bit(lg))
         v = _ab(work, d + 1, alpha, beta)
         if maxing:
             if v > best:
