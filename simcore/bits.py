@@ -68,22 +68,32 @@ def lowest_bit(x):
     return np.int64(ctz(x))
 
 
-@intrinsic
-def _pdep(typingctx, src, mask):
-    """BMI2 parallel bit deposit (one instruction on CPUs that have it)."""
-    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-        return None
-    sig = types.uint64(src, mask)
+def _bmi2_intrinsic(name):
+    """A BMI2 instruction of two uint64 operands (``llvm.x86.bmi.<name>.64``) as a numba
+    intrinsic: one instruction on CPUs that have it."""
+    @intrinsic
+    def _op(typingctx, src, mask):
+        if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+            return None
+        sig = types.uint64(src, mask)
 
-    def codegen(context, builder, signature, args):
-        a = context.cast(builder, args[0], signature.args[0], types.uint64)
-        b = context.cast(builder, args[1], signature.args[1], types.uint64)
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64, i64])
-        fn = cgutils_get_or_insert(builder.module, fnty, "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, [a, b])
+        def codegen(context, builder, signature, args):
+            a = context.cast(builder, args[0], signature.args[0], types.uint64)
+            b = context.cast(builder, args[1], signature.args[1], types.uint64)
+            i64 = ir.IntType(64)
+            fnty = ir.FunctionType(i64, [i64, i64])
+            fn = cgutils_get_or_insert(builder.module, fnty, f"llvm.x86.bmi.{name}.64")
+            return builder.call(fn, [a, b])
 
-    return sig, codegen
+        return sig, codegen
+
+    return _op
+
+
+#: BMI2 parallel bit deposit
+_pdep = _bmi2_intrinsic("pdep")
+#: BMI2 parallel bit extract
+_pext = _bmi2_intrinsic("pext")
 
 
 def cgutils_get_or_insert(module, fnty, name):
@@ -119,24 +129,6 @@ def _kth_bit_loop(mask, k):
 # numba's cache is keyed by the CPU, so the choice made here is safe to cache
 kth_bit = _kth_bit_pdep if HAS_BMI2 else _kth_bit_loop
 kth_bit.__doc__ = "Index of the k-th (from 0, lowest first) set bit of ``mask``."
-
-
-@intrinsic
-def _pext(typingctx, src, mask):
-    """BMI2 parallel bit extract (one instruction on CPUs that have it)."""
-    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-        return None
-    sig = types.uint64(src, mask)
-
-    def codegen(context, builder, signature, args):
-        a = context.cast(builder, args[0], signature.args[0], types.uint64)
-        b = context.cast(builder, args[1], signature.args[1], types.uint64)
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64, i64])
-        fn = cgutils_get_or_insert(builder.module, fnty, "llvm.x86.bmi.pext.64")
-        return builder.call(fn, [a, b])
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
