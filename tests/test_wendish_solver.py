@@ -19,7 +19,7 @@ from simcore.games.wendish.rules import rules_array
 from simcore.games.wendish.cards import CARD_POINTS, VARIANT_DECK
 from simcore.games.wendish.engine import ST_TRUMP
 from simcore.games.wendish.solver import (CLASS_ORDER, CONST, _load_search_root, _rank_key,
-                                          minimax, new_work, solve)
+                                          hands_in_play, minimax, new_work, solve)
 
 GAME = get_game("wendish")
 VARIANTS = ("four", "three", "three_sharp", "officers")
@@ -216,9 +216,7 @@ def test_heuristic_contracts_follow_the_tariff():
 def _rank_key_of(r, st, work):
     """The table key the solver gives trick start ``st``."""
     _load_search_root(r, st, work)
-    row = work[0]
-    alive = np.uint64(row[0]) | np.uint64(row[1]) | np.uint64(row[2]) | np.uint64(row[3])
-    return _rank_key(row, work[CONST], alive)
+    return _rank_key(work[0], work[CONST], hands_in_play(work[0]))
 
 
 def _relabel(st, deck, rng, points=True, called=True, holders=True):

@@ -229,9 +229,9 @@ def _ab(r, work, d, alpha, beta, seat):
     # transposition table: values kept for seat 0, with the best action
     use_tt = st[S_PHASE] != FOLLOW            # see the module doc
     key = np.int64(0)
-    slot = np.int64(0)
     col = 0
     tt = work[0]
+    hit = -1
     if use_tt:
         key = _key(st)
         if flag != 0:
@@ -239,14 +239,12 @@ def _ab(r, work, d, alpha, beta, seat):
         slot = key & TT_MASK
         tt = work[TT_BASE + (slot >> 4)]
         col = (slot & 15) * 4                  # a bucket: kept-deepest entry, newest entry
-    sign = 1 if seat == 0 else -1
-    first = -1
-    hit = -1
-    if use_tt:
         if tt[col] == key:
             hit = col
         elif tt[col + 2] == key:
             hit = col + 2
+    sign = 1 if seat == 0 else -1
+    first = -1
     if hit >= 0:
         packed = tt[hit + 1]
         v = sign * (((packed >> 2) & 15) - 4)

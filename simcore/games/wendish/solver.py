@@ -389,22 +389,19 @@ def _top_trumps(row, k):
         else:
             h1 |= np.uint64(row[R_HAND + p])
     tm = np.uint64(k[K_TMASK])
-    a0 = h0 & tm
-    a1 = h1 & tm
     down = np.uint64(row[R_DOWN]) & tm
-    x = a0 | a1 | down
-    if x == U0:
-        return 0
-    top = x & (U0 - x)
-    if (top & a0) != U0:
-        stop = a1 | down
-        run = a0 if stop == U0 else a0 & ((stop & (U0 - stop)) - U1)
-        return _mask_points(k[K_TRUMP], run)
-    if (top & a1) != U0:
-        stop = a0 | down
-        run = a1 if stop == U0 else a1 & ((stop & (U0 - stop)) - U1)
-        return -_mask_points(k[K_TRUMP], run)
-    return 0
+    x = (h0 | h1 | down) & tm
+    top = x & (U0 - x)                  # the strongest trump out (trumps: the low bits)
+    sign = 1
+    if (top & h1) != U0:
+        h0, h1 = h1, h0
+        sign = -1
+    elif (top & h0) == U0:
+        return 0                        # none out, or a face-down card on top
+    # the holder's trumps above the other side's (or a face-down card's) strongest
+    stop = (h1 & tm) | down
+    run = h0 & tm if stop == U0 else h0 & ((stop & (U0 - stop)) - U1)
+    return sign * _mask_points(k[K_TRUMP], run)
 
 
 @njit(cache=True, inline="always")
@@ -439,6 +436,14 @@ def _rank_tables():
 #: see ``_rank_tables``
 S_POINT_BITS, S_GROUPS = _rank_tables()
 _RANK_SALT = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True, inline="always")
+def hands_in_play(row):
+    """The cards in the seats' hands of search state ``row`` (at a trick's start: every
+    card still in play, Officers' face-down ones aside)."""
+    return np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
+        np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3])
 
 
 @njit(cache=True, inline="always")
@@ -503,9 +508,7 @@ def _moves(row, k, out, keys):
     officers = k[K_OFFICERS] != 0
     cbit = np.uint64(k[K_CBIT])
     legal = _legal(row, k)
-    alive = np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
-        np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3]) | \
-        np.uint64(row[R_TCARDS]) | np.uint64(row[R_DOWN])
+    alive = hands_in_play(row) | np.uint64(row[R_TCARDS]) | np.uint64(row[R_DOWN])
     # cards in play that are not this hand's to play now: a run of equivalent cards
     # ends at one of them
     others = alive & ~legal
@@ -625,21 +628,19 @@ def _ab(work, d, alpha, beta):
         base = _team_points(row, k)
         lo = base
         hi = 120 - (_out_points(row, k) - base)
-        if row[R_TRICK_N] == 0:
-            # sure points: a trump with every stronger trump still out on its own
-            # side goes to that side, whenever it is played
-            sure = _top_trumps(row, k)
-            if sure > 0:
-                lo += sure
-            else:
-                hi += sure
+        # sure points: a trump with every stronger trump still out on its own side
+        # goes to that side, whenever it is played
+        sure = _top_trumps(row, k)
+        if sure > 0:
+            lo += sure
+        else:
+            hi += sure
         if lo >= beta:
             return lo
         if hi <= alpha:
             return hi
         if ranked:
-            alive = np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
-                np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3])
+            alive = hands_in_play(row)
             key = _rank_key(row, k, alive)
         else:
             key = _key(row, k)
