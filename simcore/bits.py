@@ -156,6 +156,26 @@ compress_bits.__doc__ = ("The bits of ``x`` at the set bits of ``mask``, packed 
                          "in order (BMI2 ``pext``).")
 
 
+@intrinsic
+def prefetch(typingctx, addr):
+    """Ask the CPU to bring the cache line at address ``addr`` (an integer, e.g.
+    ``arr.ctypes.data``) in, for a read soon; no effect on any value."""
+    if not isinstance(addr, types.Integer):
+        return None
+    sig = types.void(addr)
+
+    def codegen(context, builder, signature, args):
+        ptrty = ir.PointerType(ir.IntType(8))
+        p = builder.inttoptr(args[0], ptrty)
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptrty, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [ptrty], fnty)
+        builder.call(fn, [p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def mix64(z):
     """The splitmix64 finaliser: a bijective scramble of 64 bits."""
