@@ -214,7 +214,7 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
       tricksim simulate schadenfreude --policy heuristic,random,random,random \\
           --rotate --games 100000 --seed 1    # heuristic vs random, every seat
     """
-    from simcore.runner import simulate as run_simulation, write_records
+    from simcore.runner import simulate as run_simulation
     from simcore.stats import fairness_note, format_summary
 
     g = get_game(game)
@@ -234,10 +234,8 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                                 "run without --rotate (each rotation is such a run)")
         return simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games)
     result = run_simulation(game, rules, policy.split(","), settings=settings,
-                            progress=Progress(f"{game}"), out=out_dir)
-    if records:
-        write_records(game, rules, result.policies, result.seed, games, records,
-                      Progress("records"))
+                            progress=Progress(f"{game}"), out=out_dir, records=records,
+                            records_progress=Progress("records") if records else None)
     click.echo(format_summary(result.summary, fmt), nl=False)
     note = fairness_note(result.summary, result.contract)
     if note:
@@ -251,6 +249,9 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                    "decisions/s", err=True)
     where = (f"{result.threads} threads" if result.execution.get("executor") != "dask"
              else f"Dask: {result.execution.get('scheduler')}")
+    if played == 0 and resumed:
+        click.echo(resumed_line(result, out_dir, records), err=True)
+        return
     click.echo(f"{result.games:,} games in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
                f"{where}, seed {result.seed}); wrote {out_dir}/"
                + (f" and {records}" if records else "")
@@ -258,11 +259,21 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                   if resumed else ""), err=True)
 
 
+def resumed_line(result, out_dir, records) -> str:
+    """The last line of a run that found every chunk done: it resumed, nothing played."""
+    rec = result.execution.get("records")
+    return (f"{result.games:,} games resumed from {out_dir}/ (seed {result.seed}): "
+            f"{result.execution['chunks_resumed']} of {result.execution['chunks']} chunks "
+            "were already done, none played"
+            + (f"; wrote {records} in {rec['wall_time_s']:.2f}s" if rec else ""))
+
+
 def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> None:
     """``simulate --rotate``: every rotation of the policy list on the same games, one
     run folder per rotation under OUT/rotations/, the per-policy report in OUT."""
     from simcore.rotation import rotation_note, simulate_rotated, write_rotated
     from simcore.stats import format_summary
+    own_folder(out_dir, "rotation")
     rot = simulate_rotated(game, rules, policy.split(","), settings=settings,
                            progress=Progress(f"{game} rotated"), out=out_dir)
     book = get_game(game).rulebook
@@ -281,6 +292,14 @@ def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> 
     click.echo(f"{len(rot.runs)} rotations x {games:,} games {timing}; wrote {out_dir}/ "
                "(rotation.csv, rotation_diff.csv, rotation.json, report.md, rotations/)",
                err=True)
+
+
+def own_folder(out_dir, kind: str) -> None:
+    """Claim, mark and lock the command's output folder until the command ends (see
+    ``simcore.folders.own``): a foreign or another command's folder, or one that
+    another command is writing, is refused before anything is played."""
+    from simcore.folders import own
+    click.get_current_context().with_resource(own(out_dir, kind))
 
 
 def check_dashboard(dashboard: bool, workers) -> None:
@@ -450,6 +469,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
                             dashboard=dashboard, connect_timeout=connect_timeout)
     default_policy = (click.get_current_context().get_parameter_source("policy")
                       == click.core.ParameterSource.DEFAULT)
+    own_folder(out_dir, "sweep")
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
                        None if default_policy else policy.split(","), settings=settings,
                        progress=Progress(f"{game} sweep"), out=out_dir)
@@ -472,7 +492,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     else:
         click.echo(result.table.to_json(orient="records", indent=2))
     click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
-               f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md)",
+               f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, sweep.json)",
                err=True)
 
 
@@ -530,13 +550,14 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
                       == click.core.ParameterSource.DEFAULT)
     if not default_policy and (pol_a or pol_b):
         raise TricksimError("--policy and policy= in --a/--b both given; use one")
+    out_dir = Path(out) if out else Path("results") / (
+        f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
+    own_folder(out_dir, "compare")
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
                          progress=Progress(f"{game} compare"), policies_a=pol_a,
                          policies_b=pol_b, rotate=rotate)
-    out_dir = Path(out) if out else Path("results") / (
-        f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
                        + ([f"--players {players}"] if players else [])
                        + ([] if default_policy else [f"--policy {policy}"])

@@ -249,18 +249,27 @@ def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
     table is used) and whether unfinished runs resume; each run's games, seed,
     chunk size and summary-only come from the plan. The chunks of every run
     go to one executor, opened once for the batch (or an existing ``client``).
+    ``out`` must be new, empty or a batch folder, and is locked while the batch
+    plays (see ``simcore.folders``); each run's folder in it is its own.
     """
-    from .cluster import open_executor
     s = settings_from(settings, **options)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     if client is None and not s.on_cluster:
         s = s.replace(scheduler=plan.cluster.get("scheduler"),
                       workers=plan.cluster.get("workers"))
     if s.scheduler is not None and s.workers is not None:
         raise TricksimError("give --scheduler or --workers, not both")
+    from .folders import own
+    with own(out, "batch"):
+        return _run_batch(plan, out, s, progress, client)
+
+
+def _run_batch(plan: BatchPlan, out: Path, s: RunSettings, progress, client) -> BatchResult:
+    from .cluster import open_executor
     state_path = out / STATE
     state = _read_state(state_path) if s.resume else {}
+    state["format"] = "tricksim-batch"
+    state["status"] = "running"
     runs_state = state.setdefault("runs", {})
     state["plan"] = str(plan.path)
     played, skipped, folders, parts = [], [], {}, []
@@ -288,6 +297,8 @@ def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
     table = pd.concat(parts, ignore_index=True, sort=False)
     write_parquet(_parquet_safe(table), out / "batch.parquet")
     write_csv(table, out / "batch.csv")
+    state["status"] = "complete"
+    write_json(state, state_path)
     return BatchResult(table, folders, played, skipped)
 
 
@@ -323,11 +334,13 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
         simulate(run.game, rules, policies, settings=s, progress=progress, out=folder,
                  executor=executor)
     else:
+        from .folders import own
         from .sweep import parse_vary, sweep, write_sweep
-        result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
-                       o.get("rules"), o.get("set", ()), o.get("players"), policies,
-                       settings=s, progress=progress, out=folder, executor=executor)
-        write_sweep(result, folder)
+        with own(folder, "sweep"):          # held from the first variant to the report
+            result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
+                           o.get("rules"), o.get("set", ()), o.get("players"), policies,
+                           settings=s, progress=progress, out=folder, executor=executor)
+            write_sweep(result, folder)
 
 
 def _gathered(run: BatchRun, folder: Path, seed: int) -> pd.DataFrame:

@@ -187,25 +187,15 @@ def claim_folder(out) -> dict | None:
 
     Allowed: a folder that does not exist yet, an empty folder, or a run folder
     tricksim made (its ``run.json`` carries ``"format": "tricksim-run"``).
-    Anything else is refused with a one-line TricksimError, before any file
-    in it is touched.
+    Anything else (another command's folder, other files, a folder that another
+    run is writing) is refused with a one-line TricksimError, before any file in
+    it is touched (see ``simcore.folders.claim``).
     """
+    from .folders import claim
     out = Path(out)
-    if not out.exists():
-        if out.is_symlink():
-            raise TricksimError(f"run folder '{out}' is a symbolic link to nothing; "
-                                "give a new or empty folder")
-        return None
-    if not out.is_dir():
-        raise TricksimError(f"run folder '{out}' is a file, not a folder; give a new or "
-                            "empty folder")
-    info = read_manifest(out)
+    info = claim(out, "run")
     if info is None:
-        if not any(out.iterdir()):
-            return None
-        raise TricksimError(f"'{out}' is not a tricksim run folder: it holds files but no "
-                            f"{MANIFEST} written by tricksim; give a new or empty folder "
-                            "(tricksim never removes what it did not write)")
+        return None
     chunks = out / CHUNKS
     if chunks.is_symlink() or (chunks.exists() and not chunks.is_dir()):
         raise TricksimError(f"'{chunks}' is not a folder tricksim made; remove it or give "
@@ -232,6 +222,16 @@ def clear_run(out, info: dict) -> None:
         if isinstance(name, str) and re.fullmatch(_TABLE, name):
             _unlink(out / f"{name}.parquet")
     _unlink(out / "summary.csv")
+
+
+def _remove_run_temps(out: Path) -> None:
+    """Remove the temporaries of the run folder's own files that a killed write left
+    (not those of a live write: see ``simcore.stats.remove_stale_temps``)."""
+    from .stats import remove_stale_temps
+    for entry in _entries(out):
+        m = _RUN_TMP.fullmatch(entry.name)
+        if m and entry.is_file(follow_symlinks=False):
+            remove_stale_temps(out / m[1])
 
 
 def _entries(folder: Path) -> list:
@@ -375,6 +375,7 @@ class ChunkStore:
         """
         store = cls(out, plan)
         info = claim_folder(out)
+        _remove_run_temps(store.out)
         if info is not None and resume:
             if info.get("status") == "running":
                 recorded = info.get("plan") if isinstance(info.get("plan"), dict) else {}
@@ -389,8 +390,9 @@ class ChunkStore:
                 return store
         if info is not None:
             clear_run(out, info)
+        store.out.mkdir(parents=True, exist_ok=True)
+        store.write_manifest()              # the mark first: then the folder is ours
         store.dir.mkdir(parents=True, exist_ok=True)
-        store.write_manifest()
         return store
 
     def _resume(self, info: dict) -> None:

@@ -251,8 +251,10 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
         seed = _recorded_seed(Path(out) / "rotations")
     s = s.replace(seed=seed_from_entropy() if seed is None else seed)
     shifts = rotations(names)
-    runs = play_rotations(game, rules, names, shifts, s, progress=progress, out=out,
-                          client=client, executor=executor)
+    from .folders import own
+    with contextlib.nullcontext() if out is None else own(out, "rotation"):
+        runs = play_rotations(game, rules, names, shifts, s, progress=progress, out=out,
+                              client=client, executor=executor)
     rot = RotatedRun(game, names, shifts, runs)
     summarize_rotated(rot)
     return rot
@@ -279,13 +281,19 @@ def rotation_note(rot: RotatedRun) -> str:
 def write_rotated(rot: RotatedRun, out, command: str = "") -> list[Path]:
     """Write ``rotation.csv`` (per policy), ``rotation_diff.csv`` (differences),
     ``rotation.json`` (command, seed, games, policies, rotations) and ``report.md``
-    into ``out`` (beside the rotations' run folders)."""
+    into ``out`` (beside the rotations' run folders); ``out`` must be new, empty or
+    a rotated run's folder (see ``simcore.folders``)."""
+    from .folders import own
+    with own(out, "rotation"):
+        return _write_rotated(rot, Path(out), command)
+
+
+def _write_rotated(rot: RotatedRun, out: Path, command: str) -> list[Path]:
     from .stats import markdown_table, write_csv, write_json, write_text
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     write_csv(rot.table, out / "rotation.csv")
     write_csv(rot.differences, out / "rotation_diff.csv")
-    write_json({"format": "tricksim-rotation", "game": rot.game, "command": command,
+    write_json({"format": "tricksim-rotation", "status": "complete", "game": rot.game,
+                "command": command,
                 "seed": rot.seed, "games": rot.games, "policies": rot.policies,
                 "rules": rot.runs[0].rules.to_dict(),
                 "rules_canonical": rot.runs[0].rules.canonical(),

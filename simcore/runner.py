@@ -81,7 +81,7 @@ class RunResult:
         if self.played is not None:
             info["games_played"] = self.played
             info["games_per_s"] = (round(self.played / self.wall_time, 1)
-                                   if self.wall_time > 0 else None)
+                                   if self.wall_time > 0 and self.played else None)
         if self.execution:
             info.update(self.execution)
         if "rounds" in agg and self.games:
@@ -117,7 +117,9 @@ def resolve_threads(threads: int | None) -> int:
 def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET,
              seed=UNSET, *, settings: RunSettings | None = None,
              progress: Callable[[int, int], None] | None = None, out=None, client=None,
-             executor=None, **options) -> RunResult:
+             executor=None, records=None,
+             records_progress: Callable[[int, int], None] | None = None,
+             **options) -> RunResult:
     """Play ``games`` games of ``game`` and summarize them.
 
     rules: a RuleSet (default: the game's default preset); policies: a list of
@@ -146,6 +148,10 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     client: an existing ``distributed.Client``.  Results are identical
     whichever way a run is played, interrupted or resumed.  Chunks to play are
     found lazily, so a run of any size starts at once in constant memory.
+    While a run writes its folder it holds the folder's lock: a second run into
+    the same folder is refused (see ``simcore.folders``).  records: also write
+    every game's record to this JSON Lines file (``write_records``; progress to
+    ``records_progress``), timed as part of the run.
 
     Example::
 
@@ -183,12 +189,14 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     from .cluster import open_executor
     plan = RunPlan(game, rules, tuple(names), seed, s.games, chunk, bool(s.summary_only))
     if executor is not None:
-        return _run_chunked(plan, executor, threads, out, s.resume, progress)
+        return _run_chunked(plan, executor, threads, out, s.resume, progress,
+                            records, records_progress)
     with open_executor(s.replace(threads=threads), client) as ex:
         if ex.description.get("executor") != "dask":
             # compile (or load the cache of) the kernel this run plays, before the clock
             g.run_chunk(rules, ids, seed, 0, 1, summary_only=plan.summary_only)
-        return _run_chunked(plan, ex, threads, out, s.resume, progress)
+        return _run_chunked(plan, ex, threads, out, s.resume, progress, records,
+                            records_progress)
 
 
 class _InOrder:
@@ -235,8 +243,22 @@ class _InOrder:
         return self.total
 
 
-def _run_chunked(plan, executor, threads: int, out, resume: bool,
-                 progress: Callable[[int, int], None] | None) -> RunResult:
+def _run_chunked(plan, executor, threads: int, out, resume: bool, progress,
+                 records=None, records_progress=None) -> RunResult:
+    """:func:`_play_chunked` holding the run folder's lock (if there is a folder)."""
+    if out is None:
+        return _play_chunked(plan, executor, threads, out, resume, progress, records,
+                             records_progress)
+    from .folders import claim, lock
+    claim(out, "run")                   # a foreign folder is refused before it is locked
+    with lock(out):
+        return _play_chunked(plan, executor, threads, out, resume, progress, records,
+                             records_progress)
+
+
+def _play_chunked(plan, executor, threads: int, out, resume: bool,
+                  progress: Callable[[int, int], None] | None, records=None,
+                  records_progress=None) -> RunResult:
     """Play a plan's chunks on an executor, checkpointed into ``out`` if given.
 
     The summary is the sum of the chunks' aggregates in index order and the
@@ -309,10 +331,16 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
                     kept.setdefault(name, []).append(frame)
             tables = {name: pd.concat(parts, ignore_index=True)
                       for name, parts in kept.items()}
+    execution = dict(executor.description)
+    if records is not None:             # part of the run: its time counts
+        t1 = time.perf_counter()
+        write_records(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
+                      records, records_progress)
+        execution["records"] = {"path": str(records), "games": plan.games,
+                                "wall_time_s": round(time.perf_counter() - t1, 6)}
     wall = time.perf_counter() - t0
     summary = g.summarize(total, plan.rules, list(plan.policies))
     summary["fairness"] = fairness_frame(summary, g.contract(plan.rules))
-    execution = dict(executor.description)
     execution["chunks"] = plan.chunks
     if store is not None:
         execution.update(status="complete", plan=plan.key(), chunks_done=[[0, plan.chunks - 1]],
@@ -359,7 +387,8 @@ def write_records(game: str, rules: RuleSet, policies, seed: int, games: int, pa
     turned into JSON text in bulk (``Game.records_jsonl``)."""
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
-    from .stats import atomic_write
+    from .stats import atomic_write, remove_stale_temps
+    remove_stale_temps(path)            # left by a killed write of this very file
 
     def write(tmp):
         with open(tmp, "wb") as fh:

@@ -11,6 +11,7 @@ import errno
 import json
 import math
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -18,6 +19,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .errors import TricksimError
+
+try:
+    import fcntl
+except ImportError:                         # not POSIX: temporaries are not locked
+    fcntl = None
 
 CONFIDENCE = 0.95
 #: the normal quantile of a 95% interval, scipy.stats.norm.ppf(0.975) (tested)
@@ -263,7 +269,8 @@ def atomic_write(path: Path, write):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp",
                                    dir=path.parent)
-        os.close(fd)
+        if fcntl is not None:               # held while written: a live write is not stale
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             write(tmp)
             os.chmod(tmp, 0o666 & ~_UMASK)
@@ -275,8 +282,44 @@ def atomic_write(path: Path, write):
             except OSError:
                 pass
             raise
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise TricksimError(f"cannot write '{path}': {exc.strerror or exc}") from None
+
+
+def remove_stale_temps(path) -> list[str]:
+    """Remove the temporary files that a killed :func:`atomic_write` of ``path`` left
+    beside it (``.NAME.XXXXXXXX.tmp``, hidden): only those of that naming pattern,
+    regular files, and not locked by a live write (a write holds its temporary's
+    lock until it is renamed).  Returns the names removed."""
+    path = Path(path)
+    if fcntl is None:
+        return []
+    pattern = re.compile(re.escape("." + path.name + ".") + r"[A-Za-z0-9_]{6,}\.tmp")
+    removed = []
+    try:
+        with os.scandir(path.parent) as it:
+            entries = [e for e in it if pattern.fullmatch(e.name)]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.fstat(fd).st_ino == os.stat(entry.path, follow_symlinks=False).st_ino:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            pass                            # being written, or gone already
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _fsync(path) -> None:

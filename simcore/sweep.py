@@ -131,7 +131,9 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
 
     ``out``: checkpoint each variant's run in ``out/variants/NNN/`` (resumable
     as for ``simulate``; a seed left None is taken from an unfinished variant
-    there). With ``scheduler``/``workers`` settings or a ``client``, every
+    there; ``out`` must be new, empty or a sweep folder, see ``simcore.folders``,
+    and is locked while the sweep plays). With ``scheduler``/``workers`` settings
+    or a ``client``, every
     variant's chunks go to one Dask cluster (see ``simcore.cluster``); an open
     ``executor`` (a batch's) is used as it is.
     """
@@ -152,7 +154,9 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     runs = []
     opened = contextlib.nullcontext(executor) if executor is not None \
         else open_executor(s, client)
-    with opened as executor:                       # one executor for every variant
+    from .folders import own
+    owned = contextlib.nullcontext() if out is None else own(out, "sweep")
+    with owned, opened as executor:                # one executor for every variant
         for i, (assign, rules) in enumerate(built):
             done = i * s.games
             pols = list(assign[POLICY]) if POLICY in assign else policies
@@ -334,10 +338,17 @@ def holm_note(result: SweepResult) -> str:
 
 
 def write_sweep(result: SweepResult, out) -> list[Path]:
-    """Write sweep.parquet, sweep.csv, the PNG plots and report.md to ``out``."""
+    """Write sweep.parquet, sweep.csv, the PNG plots, report.md and sweep.json (the
+    folder's mark) to ``out``, which must be new, empty or a sweep folder."""
+    from .folders import own
+    with own(out, "sweep"):
+        return _write_sweep(result, Path(out))
+
+
+def _write_sweep(result: SweepResult, out: Path) -> list[Path]:
+    from .folders import mark
     from .plots import plot_game_metrics, plot_seat_measure
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    from .stats import write_json
     table = result.table.copy()         # varied options keep their type (integers, booleans)
     for k in result.varied:
         typed = get_game(result.game).rulebook.typed_column(k, table[k]) \
@@ -349,7 +360,12 @@ def write_sweep(result: SweepResult, out) -> list[Path]:
     seat_png = plot_seat_measure(result, out / "seats.png")
     game_png = plot_game_metrics(result, out / "game.png")
     write_text(_report(result, seat_png, game_png), out / "report.md")
-    return [out / "sweep.parquet", out / "sweep.csv", seat_png, game_png, out / "report.md"]
+    files = [out / "sweep.parquet", out / "sweep.csv", seat_png, game_png, out / "report.md"]
+    write_json(mark("sweep", status="complete", game=result.game, command=result.command,
+                    seed=result.seed, games=result.games, varied=result.varied,
+                    variants=result.labels, files=[f.name for f in files]),
+               out / "sweep.json")
+    return files + [out / "sweep.json"]
 
 
 def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
@@ -719,15 +735,21 @@ def game_level_note(table: pd.DataFrame) -> str:
 def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
     """Write a comparison's folder: compare.csv (per seat and measure, paired),
     compare_game.csv (game-level figures), compare.json (rules, policies, seed,
-    games), compare.png and report.md."""
+    games; the folder's mark), compare.png and report.md.  ``out`` must be new,
+    empty or a comparison's folder (see ``simcore.folders``)."""
+    from .folders import own
+    with own(out, "compare"):
+        return _write_compare(result, Path(out), command)
+
+
+def _write_compare(result: CompareResult, out: Path, command: str) -> list[Path]:
     from .plots import plot_compare
     from .stats import write_json
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     write_csv(result.table, out / "compare.csv")
     write_csv(result.game_table, out / "compare_game.csv")
     ra, rb = result.run_a, result.run_b
-    write_json({"format": "tricksim-compare", "game": result.game, "command": command,
+    write_json({"format": "tricksim-compare", "status": "complete", "game": result.game,
+                "command": command,
                 "seed": ra.seed, "games": ra.games,
                 "a": {"rules": result.rules_a.to_dict(),
                       "rules_canonical": result.rules_a.canonical(), "policies": ra.policies},
