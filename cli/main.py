@@ -492,8 +492,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     else:
         click.echo(result.table.to_json(orient="records", indent=2))
     click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
-               f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, sweep.json)",
-               err=True)
+               f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
+               "sweep.json)", err=True)
 
 
 @cli.command()

@@ -188,6 +188,8 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     from .checkpoint import RunPlan
     from .cluster import open_executor
     plan = RunPlan(game, rules, tuple(names), seed, s.games, chunk, bool(s.summary_only))
+    if records is not None:             # compile the records kernel before the clock
+        g.records_jsonl(rules, list(names), ids, seed, 0, 1)
     if executor is not None:
         return _run_chunked(plan, executor, threads, out, s.resume, progress,
                             records, records_progress)
