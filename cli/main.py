@@ -453,6 +453,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
     """
+    from simcore.stats import integer_columns
     from simcore.sweep import (fairness_lines, holm_note, parse_vary, sweep as run_sweep,
                                without_effect, write_sweep)
 
@@ -483,10 +484,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
             click.echo(holm_note(result))
         for line in without_effect(result):
             click.echo("note: " + line)
-    elif fmt == "csv":
-        click.echo(result.table.to_csv(index=False), nl=False)
+    elif fmt == "csv":                          # counts as integers, as in sweep.csv
+        click.echo(integer_columns(result.table).to_csv(index=False), nl=False)
     else:
-        click.echo(result.table.to_json(orient="records", indent=2))
+        click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
     click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md)",
                err=True)
@@ -594,6 +595,7 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
       tricksim batch plan.toml --out results/nightly --workers 2
     """
     from simcore.batch import load_plan, run_batch
+    from simcore.stats import integer_columns
 
     parsed = load_plan(plan)
     check_dashboard(dashboard, workers if scheduler is not None or workers is not None
@@ -613,10 +615,10 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
         for name, folder in result.folders.items():
             mark = "skipped (already complete)" if name in result.skipped else "played"
             click.echo(f"{name}: {mark}; {folder}/")
-    elif fmt == "csv":
-        click.echo(table.to_csv(index=False), nl=False)
+    elif fmt == "csv":                          # counts as integers, as in batch.csv
+        click.echo(integer_columns(table).to_csv(index=False), nl=False)
     else:
-        click.echo(table.to_json(orient="records", indent=2))
+        click.echo(integer_columns(table).to_json(orient="records", indent=2))
     click.echo(f"{len(result.folders)} runs ({len(result.played)} played, "
                f"{len(result.skipped)} already complete); wrote {out_dir}/batch.parquet and "
                f"{out_dir}/batch.csv", err=True)

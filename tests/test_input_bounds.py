@@ -116,3 +116,60 @@ def test_replay_numbers_records_from_0_as_analyse_does(invoke, tmp_path):
                    "record 1 of 'r.jsonl' does not replay")
     for cmd in ("replay", "analyse"):
         assert "from 0" in " ".join(invoke(cmd, "--help").stdout.split())
+
+
+# ----- tables as documented (issue 20, item 8) -----------------------------------------
+def _documented_int_types() -> dict:
+    """{(game, table): {column pattern: dtype}} from docs/data.md's column-type table."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "data.md").read_text()
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0] in ("schadenfreude", "schnapsen", "wendish"):
+            cols = {}
+            for dtype, cell in zip(("int64", "int32", "int16", "int8"), cells[2:]):
+                for name in re.findall(r"`([a-z_0-9A-Z]+)`", cell):
+                    cols[re.sub(r"_(\d+|SEAT)$", "_SEAT", name)] = dtype
+            out[(cells[0], cells[1])] = cols
+    return out
+
+
+def test_every_integer_column_has_the_type_docs_data_md_gives():
+    import re
+
+    import pandas as pd
+
+    from simcore.games import get_game
+    documented = _documented_int_types()
+    seen = set()
+    for game in ("schadenfreude", "schnapsen", "wendish"):
+        g = get_game(game)
+        rules = g.build_rules()
+        names, ids = g.policy_ids(["random"], rules)
+        frames = g.frames(g.run_chunk(rules, ids, 1, 0, 5, summary_only=False), rules, names)
+        for table, frame in frames.items():
+            seen.add((game, table))
+            doc = documented[(game, table)]
+            ints = {re.sub(r"_\d+$", "_SEAT", c): str(frame[c].dtype) for c in frame.columns
+                    if pd.api.types.is_integer_dtype(frame[c])}
+            assert ints == doc, (game, table)
+    assert seen == set(documented)
+
+
+def test_counts_print_as_integers_in_table_csv_and_json(invoke):
+    res = invoke("simulate", "schadenfreude", "--games", 12, "--seed", 1, "--out", "o")
+    assert res.exit_code == 0, res.output
+    assert [ln.split() for ln in res.stdout.splitlines() if ln.startswith("games ")] == \
+        [["games", "12"]]
+    res = invoke("simulate", "schadenfreude", "--games", 12, "--seed", 1, "--out", "o",
+                 "--format", "json")
+    game = {r["metric"]: r["value"] for r in json.loads(res.stdout)["game"]}
+    assert game["games"] == 12 and isinstance(game["games"], int)
+    res = invoke("sweep", "schadenfreude", "--vary", "limit=30,40", "--games", 12, "--seed", 1,
+                 "--out", "s", "--format", "csv")
+    assert res.exit_code == 0, res.output
+    stdout_rows = res.stdout.splitlines()       # as sweep.csv writes them: 12, not 12.0
+    assert stdout_rows == open("s/sweep.csv", encoding="utf-8").read().splitlines()
+    assert "game_games" in stdout_rows[0] and ",12.0," not in res.stdout
