@@ -37,6 +37,13 @@ def _positive(value, name, limit=10**8):
         raise TricksimError(f"{name} must be from 1 to {limit:,}, not {value}")
 
 
+def _seed_in_range(seed):
+    """The same --seed range as every other command (the runner's)."""
+    from simcore.runner import MAX_SEED
+    if not 0 <= seed <= MAX_SEED:
+        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+
+
 def register(cli, rule_options, user_errors):
     """Add ``hand`` and ``analyse`` to the ``tricksim`` group."""
 
@@ -66,7 +73,8 @@ def register(cli, rule_options, user_errors):
     @click.option("--seed", type=int, default=1, show_default=True,
                   help="Seed of the random completion (deal i uses the stream of (seed, i)).")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
-                  help="Write a PNG of the outcome distribution here.")
+                  help="Write a PNG of the outcome distribution here (in a folder that "
+                       "exists).")
     @user_errors
     def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
              takes_skat, known, policy, deals, seed, out):
@@ -90,9 +98,10 @@ def register(cli, rule_options, user_errors):
         g = get_game(game)
         rules = g.build_rules(preset, rules_file, assignments, players)
         _positive(deals, "--deals")
-        if seed < 0 or seed >= 2**64:
-            raise TricksimError(f"--seed must be from 0 to 2**64-1, not {seed}")
+        _seed_in_range(seed)
         if out is not None:
+            from simcore.paths import check_file_path
+            check_file_path(out, "--out")
             check_output_path(out)
         names, ids, who = _policies(g, rules, policy)
         mod = _hand_module(game)
@@ -132,7 +141,8 @@ def register_analyse(cli, user_errors):
     @cli.command()
     @click.argument("record_file", metavar="RECORD.jsonl", type=click.Path(dir_okay=False))
     @click.option("--index", type=int, default=0, show_default=True,
-                  help="Which record of the file (from 0).")
+                  help="Which record of the file: from 0 in the file's order, blank lines "
+                       "skipped, as `replay` numbers records.")
     @click.option("--deal", type=int, default=0, show_default=True,
                   help="Which deal of the record (from 0).")
     @click.option("--at", "at", type=int, required=True,
@@ -162,8 +172,7 @@ def register_analyse(cli, user_errors):
         """
         from simcore.analysis import analyse_position, position_table, read_record
         _positive(worlds, "--worlds", 100_000)
-        if seed < 0 or seed >= 2**63:
-            raise TricksimError(f"--seed must be from 0 to 2**63-1, not {seed}")
+        _seed_in_range(seed)
         rec = read_record(record_file, index)
         t0 = time.perf_counter()
         pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)

@@ -33,8 +33,11 @@ def user_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (TricksimError, OSError) as exc:  # OSError: e.g. an output path under a file
+        except TricksimError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # an output path under a file, read-only, no space...
+            from simcore.paths import os_error_sentence
+            raise click.ClickException(os_error_sentence(exc)) from None
         except MemoryError:
             raise click.ClickException(
                 "out of memory; fewer --games (or, for simulate, --summary-only) need less") \
@@ -139,7 +142,7 @@ def cluster_options(fn):
                      help="Play the chunks on this Dask cluster (e.g. tcp://host:8786)."),
         click.option("--workers", type=int, default=None,
                      help="Start a local Dask cluster of N worker processes for the run "
-                          "(listening on 127.0.0.1 only)."),
+                          "(listening on 127.0.0.1 only; at most 2 per CPU of this machine)."),
         click.option("--dashboard", is_flag=True,
                      help="With --workers: serve Dask's dashboard on 127.0.0.1 (its address "
                           "is printed)."),
@@ -184,7 +187,8 @@ def cli():
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Run folder (default results/<game>-<timestamp>/).")
 @click.option("--records", type=click.Path(dir_okay=False), default=None,
-              help="Also write every game as a JSON Lines record to this file.")
+              help="Also write every game as a JSON Lines record to this file (in a "
+                   "folder that exists).")
 @click.option("--summary-only", is_flag=True,
               help="Keep running aggregates only (constant memory; no games.parquet).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
@@ -221,7 +225,7 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
     rules = g.build_rules(preset, rules_file, assignments, players)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    if records:
+    if records is not None:                     # "" too: refused there
         check_records_path(records, out_dir)
     note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
@@ -320,20 +324,27 @@ def run_settings(**options):
     """The command's run options as one ``RunSettings`` (the one object the runner,
     sweeps, comparisons and batches take)."""
     from simcore.settings import RunSettings
+    if options.get("workers") is not None:        # refused before anything starts
+        from simcore.cluster import check_workers
+        check_workers(options["workers"])
     return RunSettings(**options)
 
 
 def check_records_path(records, out_dir) -> None:
     """Refuse a --records path that cannot be written safely, before anything is played.
 
-    It must be a new or regular file, a character device or a pipe (see
-    ``simcore.stats.check_output_path``), and not one of the run folder's own
-    files (run.json, summary.csv, a table, a chunk file).
+    It must not be empty, its folder must exist or be the run folder (no other
+    folder is created for it), and it must be a new or regular file, a character
+    device or a pipe (see ``simcore.stats.check_output_path``), and not one of the
+    run folder's own files (run.json, summary.csv, a table, a chunk file).
     """
     import os
 
+    from simcore.paths import check_file_path
     from simcore.stats import check_output_path
 
+    if not str(records).strip():
+        check_file_path(records, "--records")     # empty: one line saying so
     check_output_path(records)
     path = Path(os.path.realpath(records))
     folder = Path(os.path.realpath(out_dir))
@@ -344,6 +355,8 @@ def check_records_path(records, out_dir) -> None:
         raise TricksimError(f"--records '{records}' would overwrite the run folder or one of "
                             f"its own files; allowed: any other path (not '{out_dir}' itself, "
                             "its run.json, summary.csv, .parquet tables or chunks/)")
+    if path.parent != folder:                   # the run folder is made by the run
+        check_file_path(records, "--records")
 
 
 @cli.command()
@@ -354,14 +367,17 @@ def check_records_path(records, out_dir) -> None:
                    "deal's end and the result.")
 @click.option("--index", type=int, default=None,
               help="With --show: the record whose 'index' field is this (the game's "
-                   "number in its run); default: the file's first record.")
+                   "number in its run, from 0: in a file simulate wrote, the record's "
+                   "number too); default: the file's first record.")
 @user_errors
 def replay(file, show, index):
     """Replay every record of a JSON Lines FILE through the engine.
 
     Checks that each deal is valid, each action legal, and each stated result
     follows; prints the first failure of every bad record and exits 1 if any
-    fail.  With --show, prints one record as a readable game instead (it must
+    fail.  Records are numbered from 0 in the file's order, blank lines skipped
+    (as `analyse --index` counts them), with the line number from 1 beside:
+    "record 0 (line 1)".  With --show, prints one record as a readable game instead (it must
     replay valid).
 
     \b
@@ -424,8 +440,8 @@ def rules(game, preset, players):
 @click.argument("game", type=GAMES)
 @click.option("--vary", "vary", multiple=True, required=True, metavar="NAME=V1,V2,...",
               help="An option and the values to try (repeatable: every combination is "
-                   "played). Values of a list option are separated by ';'; "
-                   "policy=P1,P2,...;Q varies the players.")
+                   "played, at most 1,000 combinations). Values of a list option are "
+                   "separated by ';'; policy=P1,P2,...;Q varies the players.")
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
               help="Player policy: one name for all seats or one per seat, comma-separated. "
@@ -456,6 +472,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
     """
+    from simcore.stats import integer_columns
     from simcore.sweep import (fairness_lines, holm_note, parse_vary, sweep as run_sweep,
                                without_effect, write_sweep)
 
@@ -487,10 +504,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
             click.echo(holm_note(result))
         for line in without_effect(result):
             click.echo("note: " + line)
-    elif fmt == "csv":
-        click.echo(result.table.to_csv(index=False), nl=False)
+    elif fmt == "csv":                          # counts as integers, as in sweep.csv
+        click.echo(integer_columns(result.table).to_csv(index=False), nl=False)
     else:
-        click.echo(result.table.to_json(orient="records", indent=2))
+        click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
     click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
                "sweep.json)", err=True)
@@ -599,6 +616,7 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
       tricksim batch plan.toml --out results/nightly --workers 2
     """
     from simcore.batch import load_plan, run_batch
+    from simcore.stats import integer_columns
 
     parsed = load_plan(plan)
     check_dashboard(dashboard, workers if scheduler is not None or workers is not None
@@ -618,10 +636,10 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
         for name, folder in result.folders.items():
             mark = "skipped (already complete)" if name in result.skipped else "played"
             click.echo(f"{name}: {mark}; {folder}/")
-    elif fmt == "csv":
-        click.echo(table.to_csv(index=False), nl=False)
+    elif fmt == "csv":                          # counts as integers, as in batch.csv
+        click.echo(integer_columns(table).to_csv(index=False), nl=False)
     else:
-        click.echo(table.to_json(orient="records", indent=2))
+        click.echo(integer_columns(table).to_json(orient="records", indent=2))
     click.echo(f"{len(result.folders)} runs ({len(result.played)} played, "
                f"{len(result.skipped)} already complete); wrote {out_dir}/batch.parquet and "
                f"{out_dir}/batch.csv", err=True)

@@ -14,8 +14,10 @@ import sys as _sys  # noqa: E402
 import types as _types  # noqa: E402
 
 from ._cache import configure_numba_cache  # noqa: E402
+from ._dask_worker import ignore_ctrl_c_in_a_starting_worker  # noqa: E402
 
 configure_numba_cache()
+ignore_ctrl_c_in_a_starting_worker()
 
 _LAZY = {
     "simulate": "runner", "write_records": "runner", "write_run": "runner",

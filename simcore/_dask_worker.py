@@ -12,6 +12,28 @@
   so the workers ignore SIGINT.
 """
 import signal
+import sys
+
+#: the process name Dask's Nanny gives the worker processes it spawns
+WORKER_PROCESS_NAME = "Dask Worker process (from Nanny)"
+
+
+def ignore_ctrl_c_in_a_starting_worker() -> None:
+    """In a worker process a Nanny is spawning, ignore SIGINT from the start.
+
+    A spawned worker imports the parent's ``__main__`` (tricksim's, which imports
+    ``simcore``) long before the preload below runs: a Ctrl-C while a local
+    cluster starts would otherwise print a KeyboardInterrupt traceback from every
+    worker still importing.  multiprocessing names the process before that
+    import, so it is recognised here; any other process is left alone."""
+    mp = sys.modules.get("multiprocessing")
+    if mp is None:
+        return
+    try:
+        if mp.current_process().name == WORKER_PROCESS_NAME:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (AttributeError, ValueError):    # not the main thread, or no process object
+        pass
 
 
 def dask_setup(worker):  # noqa: ARG001 - Dask's preload hook

@@ -50,7 +50,7 @@ from .bits import seed_from_entropy
 from .errors import TricksimError
 from .games import game_names, get_game
 from .options import INT64_MAX, read_toml, shown
-from .runner import MAX_SEED
+from .runner import MAX_CHUNK, MAX_SEED
 from .settings import RunSettings, settings_from
 from .stats import write_csv, write_json, write_parquet
 
@@ -69,7 +69,7 @@ OWN_FILES = (STATE, "batch.parquet", "batch.csv")
 INT_RANGES = {
     "games": (1, INT64_MAX, "a positive integer"),
     "seed": (0, MAX_SEED, f"0 to {MAX_SEED}"),
-    "chunk_size": (1, INT64_MAX, "a positive integer"),
+    "chunk_size": (1, MAX_CHUNK, f"a positive integer, at most {MAX_CHUNK}"),
     "players": (1, INT64_MAX, "a positive integer"),
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -119,6 +119,12 @@ def load_plan(path) -> BatchPlan:
                                  or isinstance(cluster["workers"], bool)
                                  or cluster["workers"] < 1):
         _fail(path, "[cluster] workers must be a positive integer")
+    if "workers" in cluster:
+        from .cluster import check_workers
+        try:
+            check_workers(cluster["workers"], "[cluster] workers =")
+        except TricksimError as exc:
+            _fail(path, str(exc))
     defaults = data.get("defaults", {})
     if not isinstance(defaults, dict):
         _fail(path, "[defaults] must be a table of run options")

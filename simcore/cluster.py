@@ -35,6 +35,8 @@ from .errors import TricksimError
 CONNECT_TIMEOUT = 10.0
 #: the host a local cluster's scheduler, workers and dashboard listen on
 LOCALHOST = "127.0.0.1"
+#: a local cluster has at most this many worker processes per CPU of the machine
+WORKERS_PER_CPU = 2
 
 log = logging.getLogger("tricksim")
 
@@ -237,10 +239,7 @@ class DaskExecutor:
             self._own.append(self.client)
             where = scheduler
         else:
-            if workers is None or isinstance(workers, bool) or not isinstance(workers, int) \
-                    or workers < 1:
-                raise TricksimError(f"--workers {workers} is not allowed; allowed: a "
-                                    "positive integer")
+            check_workers(workers)
             cluster = start_local_cluster(workers, dashboard=dashboard)
             self._own.append(cluster)
             self.client = distributed.Client(cluster, set_as_default=False)
@@ -316,6 +315,34 @@ class DaskExecutor:
         self._own = []
 
 
+def machine_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def max_workers() -> int:
+    """The most worker processes a local cluster (``--workers``) may have here:
+    :data:`WORKERS_PER_CPU` per CPU."""
+    return WORKERS_PER_CPU * machine_cpus()
+
+
+def check_workers(workers, name: str = "--workers") -> int:
+    """``workers`` if it is a local cluster's size this machine can run, else a
+    one-line TricksimError naming the cap and why (checked before anything starts)."""
+    top = max_workers()
+    if workers is None or isinstance(workers, bool) or not isinstance(workers, int) \
+            or not 1 <= workers <= top:
+        raise TricksimError(
+            f"{name} {workers} is not allowed; allowed: 1 to {top} ({WORKERS_PER_CPU} per "
+            f"CPU of this machine, which has {machine_cpus()}: each worker is a process "
+            "playing on one core, so more only compete for the cores and memory; for more, "
+            "start a cluster over several machines and give its scheduler)")
+    return workers
+
+
 def _short(exc) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= 200 else text[:200] + "..."
@@ -337,7 +364,31 @@ def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
                    dashboard_address=f"{LOCALHOST}:0", scheduler_kwargs={"dashboard": dashboard},
                    env=env, silence_logs=50, preload=["simcore._dask_worker"])
     options.update(kwargs)
-    return distributed.LocalCluster(**options)
+    from distributed.deploy.spec import SpecCluster
+    before = set(SpecCluster._instances)
+    try:
+        return distributed.LocalCluster(**options)
+    except BaseException as exc:
+        # Ctrl-C (or a failure) while it starts: abandon the half-started cluster, so
+        # that Dask does not try to close it again at exit (a traceback)
+        for cluster in set(SpecCluster._instances) - before:
+            SpecCluster._instances.discard(cluster)
+        if isinstance(exc, KeyboardInterrupt):
+            _abandon_workers()
+        raise
+
+
+def _abandon_workers() -> None:
+    """After a Ctrl-C while a local cluster starts: end its worker processes at once
+    (a worker still starting would print a traceback when this process exits) and
+    keep the abandoned start's tasks from logging theirs."""
+    import multiprocessing
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    with contextlib.suppress(Exception):
+        for proc in multiprocessing.active_children():
+            if proc.name == "Dask Worker process (from Nanny)":
+                with contextlib.suppress(Exception):
+                    proc.kill()
 
 
 @contextlib.contextmanager

@@ -22,14 +22,26 @@ class ReplayFailure:
     message: str
     deal: int | None = None
     action: int | None = None
+    #: the record's number in the file, from 0 (blank lines skipped), as ``analyse
+    #: --index`` counts records; None: unknown (the line alone is named)
+    record: int | None = None
 
     def __str__(self):
-        where = f"record {self.line}"
+        where = record_label(self.record, self.line)
         if self.deal is not None:
             where += f", deal {self.deal}"
         if self.action is not None:
             where += f", action {self.action}"
         return f"{where}: {self.message}"
+
+
+def record_label(number: int | None, line: int | None) -> str:
+    """How a record of a file is named in messages: its number from 0 (blank lines
+    skipped; ``analyse --index`` takes it) and its line from 1, as an editor counts:
+    ``record 0 (line 1)``."""
+    if number is None:
+        return f"line {line}" if line is not None else "the record"
+    return f"record {number}" + (f" (line {line})" if line is not None else "")
 
 
 def fail(message, deal=None, action=None):
@@ -240,7 +252,7 @@ def replay_file(path):
                 failures.append(ReplayFailure(
                     line_no, f"longer than {MAX_RECORD_BYTES:,} bytes; allowed: one record "
                              f"per line of at most {MAX_RECORD_BYTES:,} bytes (the rest of "
-                             "the file is not read)"))
+                             "the file is not read)", record=count - 1))
                 break
             if not raw.strip():
                 continue
@@ -248,7 +260,8 @@ def replay_file(path):
             try:
                 replay_one(parse_line(raw))
             except ReplayError as exc:
-                failures.append(ReplayFailure(line_no, str(exc), exc.deal, exc.action))
+                failures.append(ReplayFailure(line_no, str(exc), exc.deal, exc.action,
+                                              count - 1))
     if count == 0:
         raise TricksimError(f"'{path}' holds no records; allowed: a JSON Lines file of one "
                             "or more records, one per line")

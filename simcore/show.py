@@ -12,7 +12,7 @@ import importlib
 
 from .errors import ReplayError, TricksimError
 from .games import REGISTRY, get_game
-from .records import MAX_RECORD_BYTES, parse_line, replay_one
+from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
 
 
 def narrator_class(game: str):
@@ -21,8 +21,9 @@ def narrator_class(game: str):
     return importlib.import_module(package + ".show").Narrator
 
 
-def pick_record(path, index: int | None = None) -> tuple[int, object]:
-    """The record to show from a JSON Lines file, as (line number, parsed JSON).
+def pick_record(path, index: int | None = None) -> tuple[str, object]:
+    """The record to show from a JSON Lines file, as (its name in messages, parsed
+    JSON): ``record N (line L)``, N counted from 0 as ``analyse --index`` counts.
 
     ``index`` None: the first record of the file (its first non-blank line).
     Otherwise the first record whose ``"index"`` field equals ``index`` (the game's
@@ -57,9 +58,10 @@ def pick_record(path, index: int | None = None) -> tuple[int, object]:
             count += 1
             if index is None:
                 try:
-                    return line_no, parse_line(raw)
+                    return record_label(count - 1, line_no), parse_line(raw)
                 except ReplayError as exc:
-                    raise TricksimError(f"record {line_no}: {exc}") from None
+                    raise TricksimError(f"{record_label(count - 1, line_no)}: {exc}") \
+                        from None
             try:
                 rec = parse_line(raw)
             except ReplayError:
@@ -67,7 +69,7 @@ def pick_record(path, index: int | None = None) -> tuple[int, object]:
             got = rec.get("index") if isinstance(rec, dict) else None
             if isinstance(got, int) and not isinstance(got, bool):
                 if got == index:
-                    return line_no, rec
+                    return record_label(count - 1, line_no), rec
                 seen.append(got)
     if count == 0:
         raise TricksimError(f"'{path}' holds no records; allowed: a JSON Lines file of one "
@@ -97,11 +99,12 @@ def engine_for(record: dict):
     return g.engine(g.rulebook.from_dict(record["rules"]))
 
 
-def show_record(record, line: int | None = None) -> list[str]:
+def show_record(record, line: int | str | None = None) -> list[str]:
     """The lines of a readable view of one record: its header, every deal (start,
     announcements, tricks with their winners, end) and the result.  The record is
     first checked as ``replay`` checks it; a fault is a TricksimError of one line
-    naming the record's line, deal and action."""
+    naming the record (``line``: its name from ``pick_record``, or a line number), deal
+    and action."""
     try:
         if not isinstance(record, dict):
             raise ReplayError("a record must be a JSON object")
@@ -110,7 +113,8 @@ def show_record(record, line: int | None = None) -> list[str]:
                               + ", ".join(REGISTRY))
         replay_one(record)
     except ReplayError as exc:
-        where = f"record {line}" if line is not None else "the record"
+        where = (line if isinstance(line, str) else
+                 f"line {line}" if line is not None else "the record")
         if exc.deal is not None:
             where += f", deal {exc.deal}"
         if exc.action is not None:

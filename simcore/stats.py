@@ -166,13 +166,36 @@ def _fmt(v, digits=4):
     return str(v)
 
 
+def _fmt_count(v, low, high) -> str:
+    """A figure of a metric row: a whole number without an interval is a count (games,
+    matches, deals) and prints as an integer (``12``, not ``12.0000``); zero stays a
+    figure (a spread of 0.0000)."""
+    if _whole(v) and v != 0 and _isnan(low) and _isnan(high):
+        return f"{int(v)}"
+    return _fmt(v)
+
+
+def _json_records(frame: pd.DataFrame) -> list[dict]:
+    """A section as JSON records, counts as integers: whole-number columns, and in a
+    metric section the whole values without an interval (as the table prints them)."""
+    records = json.loads(integer_columns(frame).to_json(orient="records"))
+    if {"metric", "value", "low", "high"} <= set(frame.columns):
+        for rec in records:
+            v, lo, hi = rec["value"], rec["low"], rec["high"]
+            if isinstance(v, float) and v.is_integer() and v != 0 and lo is None \
+                    and hi is None:
+                rec["value"] = int(v)
+    return records
+
+
 def format_table(summary: dict) -> str:
     """A plain-text rendering of the summary for the terminal."""
     out = []
     for section, frame in summary.items():
         out.append(f"[{section}]")
         if list(frame.columns[:4]) == ["metric", "value", "low", "high"]:
-            rows = [[m, _fmt(v), "" if _isnan(lo) else f"[{_fmt(lo)}, {_fmt(hi)}]"]
+            rows = [[m, _fmt_count(v, lo, hi),
+                     "" if _isnan(lo) else f"[{_fmt(lo)}, {_fmt(hi)}]"]
                     for m, v, lo, hi in frame[["metric", "value", "low", "high"]]
                     .itertuples(index=False)]
             out.append(_grid(["metric", "value", "95% interval"], rows))
@@ -203,8 +226,8 @@ def format_summary(summary: dict, fmt: str) -> str:
     if fmt == "csv":
         return summary_csv_frame(summary).to_csv(index=False)
     if fmt == "json":
-        return json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in
-                           summary.items()}, indent=2) + "\n"
+        return json.dumps({k: _json_records(v) for k, v in summary.items()},
+                          indent=2) + "\n"
     raise ValueError(fmt)
 
 

@@ -60,7 +60,25 @@ def parse_vary(game: str, specs) -> list[tuple[str, list]]:
         out.append((name, values))
     if not out:
         raise TricksimError("a sweep needs at least one --vary NAME=V1,V2,...")
+    check_combinations(out)
     return out
+
+
+#: the most variants (combinations of the varied values) a sweep plays
+MAX_VARIANTS = 1000
+
+
+def check_combinations(vary) -> int:
+    """The number of variants of ``vary`` ((option, values) pairs), or a one-line
+    TricksimError above :data:`MAX_VARIANTS`, counted before any variant is built."""
+    count = math.prod(len(vals) for _, vals in vary)
+    if count > MAX_VARIANTS:
+        sizes = " x ".join(f"{len(vals)} ({name})" for name, vals in vary)
+        raise TricksimError(
+            f"--vary gives {sizes} = {count:,} combinations; allowed: at most "
+            f"{MAX_VARIANTS:,} per sweep (each is a run of its own, and a sweep's table, "
+            "plots and report are read variant by variant); split it into several sweeps")
+    return count
 
 
 #: the pseudo-option that varies (or sets, in ``--a``/``--b``) the players' policies
@@ -190,6 +208,7 @@ def build_variants(game: str, vary, preset=None, rules_file=None, assignments=()
     if players is not None and "players" in names:
         raise TricksimError("--players and --vary players both given; use one")
     book = g.rulebook
+    check_combinations(vary)
     built = []
     for combo in itertools.product(*[vals for _, vals in vary]):
         assign = dict(zip(names, combo))

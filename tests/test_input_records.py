@@ -42,7 +42,7 @@ def test_a_game_that_is_not_a_name_fails_that_record(invoke, tmp_path, records, 
     res = replayed(invoke, tmp_path, lines_of(records["schnapsen"][0], {"game": game}))
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
-        f"record 2: unknown game {game!r}; games: schadenfreude, schnapsen, wendish",
+        f"record 1 (line 2): unknown game {game!r}; games: schadenfreude, schnapsen, wendish",
         "1 of 2 records failed"]
 
 
@@ -53,7 +53,7 @@ def test_a_non_utf8_byte_fails_that_record_only(invoke, tmp_path, records):
     assert res.exit_code == 1
     column = bad.index(b"\xe9") + 1
     assert res.stderr.splitlines() == [
-        f"record 2: not UTF-8 text: byte 0xe9 at column {column}; records are UTF-8",
+        f"record 1 (line 2): not UTF-8 text: byte 0xe9 at column {column}; records are UTF-8",
         "1 of 3 records failed"]
 
 
@@ -81,7 +81,7 @@ def test_absurd_integers_are_refused_before_the_game_sees_them(invoke, tmp_path,
     target[where[-1]] = value
     res = replayed(invoke, tmp_path, lines_of(rec))
     assert res.exit_code == 1
-    assert res.stderr.splitlines()[0].startswith("record 1: " + named)
+    assert res.stderr.splitlines()[0].startswith("record 0 (line 1): " + named)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -93,7 +93,7 @@ def test_absurd_integers_are_refused_before_the_game_sees_them(invoke, tmp_path,
 def test_numbers_json_does_not_have_fail_that_record(invoke, tmp_path, text, message):
     res = replayed(invoke, tmp_path, text.encode() + b"\n")
     assert res.exit_code == 1
-    assert res.stderr.splitlines()[0] == "record 1: " + message
+    assert res.stderr.splitlines()[0] == "record 0 (line 1): " + message
 
 
 def test_the_largest_int64_values_reach_the_game(records):
@@ -122,7 +122,7 @@ def test_replay_of_dev_zero_is_one_bounded_failure(invoke, monkeypatch):
     res = invoke("replay", "/dev/zero")
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
     assert res.stderr.splitlines() == [
-        "record 1: longer than 1,048,576 bytes; allowed: one record per line of at most "
+        "record 0 (line 1): longer than 1,048,576 bytes; allowed: one record per line of at most "
         "1,048,576 bytes (the rest of the file is not read)", "1 of 1 records failed"]
 
 

@@ -81,6 +81,7 @@ def _all_files(folder):
 
 
 def test_simulate_writes_whole_files(invoke, tmp_path):
+    (tmp_path / "recs").mkdir()                 # --records makes no folder (issue 20)
     res = invoke("simulate", "schadenfreude", "--games", 120, "--seed", 5, "--out", "run",
                  "--records", "recs/games.jsonl", "--policy", "heuristic")
     assert res.exit_code == 0, res.output

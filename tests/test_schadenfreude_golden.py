@@ -156,8 +156,8 @@ def _aside_short(rec):
     rec["deals"][0]["start"]["aside"].pop()
 
 
-# (label, change, expected message after "record 1, ") against record 1 of the 3-player
-# file (rounds: leader s1 then s0; scores after round 1 0 3 2; see the README).
+# (label, change, expected message after "record 0 (line 1), ") against the first record
+# of the 3-player file (rounds: leader s1 then s0; scores after round 1 0 3 2; see the README).
 CORRUPTIONS = [
     ("wrong end.points", _points_off,
      "deal 0: end.points[1] is 4; the rules give 3"),
@@ -216,20 +216,20 @@ def _check_failure(path, invoke, expected_line, expected_count=2):
 def test_corrupted_record_fails_naming_where_and_why(label, change, message, tmp_path,
                                                       golden, jsonl, invoke):
     path, _ = _corrupt_file(tmp_path, golden, jsonl, change)
-    _check_failure(path, invoke, "record 1, " + message if message.startswith("deal")
-                   else "record 1: " + message)
+    _check_failure(path, invoke, "record 0 (line 1), " + message if message.startswith("deal")
+                   else "record 0 (line 1): " + message)
 
 
 def test_illegal_play_not_following_suit(tmp_path, golden, jsonl, invoke):
     path, (deal, action, seat, card) = _corrupt_file(tmp_path, golden, jsonl, _revoke)
-    f = _check_failure(path, invoke, f"record 1, deal {deal}, action {action}: ")
+    f = _check_failure(path, invoke, f"record 0 (line 1), deal {deal}, action {action}: ")
     assert (f.line, f.deal, f.action) == (1, deal, action)
     assert f"seat {seat} must follow the lead suit" in f.message and card in f.message
 
 
 def test_only_the_bad_record_is_reported(tmp_path, golden, jsonl, invoke):
     path, _ = _corrupt_file(tmp_path, golden, jsonl, _points_off, line=2)
-    f = _check_failure(path, invoke, "record 2, deal 0: end.points[1] is 4; "
+    f = _check_failure(path, invoke, "record 1 (line 2), deal 0: end.points[1] is 4; "
                                      "the rules give 3")
     assert f.line == 2 and f.deal == 0 and f.action is None
 
@@ -238,7 +238,7 @@ def test_malformed_json_line(tmp_path, golden, jsonl, invoke):
     recs = [json.dumps(r) for r in golden["schadenfreude_3p.jsonl"]]
     recs[0] = recs[0][:-5]
     path = jsonl.write(tmp_path / "bad.jsonl", recs)
-    _check_failure(path, invoke, "record 1: not valid JSON")
+    _check_failure(path, invoke, "record 0 (line 1): not valid JSON")
 
 
 def test_every_record_of_a_file_is_checked(tmp_path, golden, jsonl, invoke):
@@ -249,8 +249,8 @@ def test_every_record_of_a_file_is_checked(tmp_path, golden, jsonl, invoke):
     res = invoke("replay", path)
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
-        "record 1, deal 0: end.points[1] is 4; the rules give 3",
-        "record 2: result.winners holds 0 values; the rules give 1: [2]",
+        "record 0 (line 1), deal 0: end.points[1] is 4; the rules give 3",
+        "record 1 (line 2): result.winners holds 0 values; the rules give 1: [2]",
         "2 of 2 records failed"]
 
 

@@ -125,9 +125,9 @@ def test_bad_input_is_one_line(records, tmp_path, invoke):
     bad = json.loads(json.dumps(recs[0]))
     bad["deals"][0]["actions"][0][0] = (bad["deals"][0]["actions"][0][0] + 1) % 3
     one_error_line(invoke("replay", _write(tmp_path / "b.jsonl", [bad]), "--show"),
-                   "record 1, deal 0, action 0")
+                   "record 0 (line 1), deal 0, action 0")
     (tmp_path / "n.jsonl").write_text("{not json\n")
-    one_error_line(invoke("replay", tmp_path / "n.jsonl", "--show"), "record 1", "JSON")
+    one_error_line(invoke("replay", tmp_path / "n.jsonl", "--show"), "record 0 (line 1)", "JSON")
     (tmp_path / "e.jsonl").write_text("\n")
     one_error_line(invoke("replay", tmp_path / "e.jsonl", "--show"), "holds no records")
     one_error_line(invoke("replay", tmp_path / "missing.jsonl", "--show"), "cannot read")
