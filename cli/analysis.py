@@ -7,7 +7,7 @@ import time
 import click
 
 from simcore.errors import TricksimError
-from simcore.games import game_names, get_game
+from simcore.games import game_names, get_game, players_help
 
 GAMES = click.Choice(game_names())
 
@@ -67,7 +67,8 @@ def register(cli, rule_options, user_errors):
                   help="Cards known to be in another seat's hand (repeatable).")
     @click.option("--policy", default=None, metavar="P[,P...]",
                   help="Players, one for every seat or one per seat (default: the game's "
-                       "analysis player, heuristic; pimc is stronger and much slower).")
+                       "analysis player, heuristic; pimc is stronger and much slower). "
+                       + players_help())
     @click.option("--deals", type=int, default=10_000, show_default=True,
                   help="Deals to play (every choice plays the same deals).")
     @click.option("--seed", type=int, default=1, show_default=True,
@@ -150,7 +151,8 @@ def register_analyse(cli, user_errors):
     @click.option("--worlds", type=int, default=200, show_default=True,
                   help="Worlds sampled consistent with what the seat to move sees.")
     @click.option("--policy", default=None, metavar="P[,P...]",
-                  help="Who plays each world out (default: the game's analysis player).")
+                  help="Who plays each world out (default: the game's analysis player). "
+                       + players_help())
     @click.option("--open", "exact", is_flag=True,
                   help="The exact open-card value of each action instead (all cards known, "
                        "as in the record).")

@@ -17,9 +17,15 @@ import click
 
 from simcore import __version__
 from simcore.errors import TricksimError
-from simcore.games import game_names, get_game
+from simcore.games import game_names, get_game, players_help
 
 GAMES = click.Choice(game_names())
+
+#: the --policy help of simulate, sweep and compare (the players from each game's
+#: players.py, so it cannot go stale)
+POLICY_HELP = ("Player policy: one name for all seats or one per seat, comma-separated; "
+               "a player's parameters go in its name (e.g. pimc:worlds=16,heuristic). "
+               + players_help())
 
 
 #: exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)
@@ -174,9 +180,7 @@ def cli():
 @click.argument("game", type=GAMES)
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated. "
-                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
-                   "deals, default 16; slow: see docs/schnapsen.md).")
+              help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Number of games to play.")
 @click.option("--seed", type=int, default=None,
@@ -444,9 +448,7 @@ def rules(game, preset, players):
                    "separated by ';'; policy=P1,P2,...;Q varies the players.")
 @rule_options
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated. "
-                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
-                   "deals, default 16; slow: see docs/schnapsen.md).")
+              help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games per variant.")
 @click.option("--seed", type=int, default=None, help="Seed shared by every variant.")
@@ -521,9 +523,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @click.option("--b", "spec_b", required=True, metavar="RULES", help="Rule set B, likewise.")
 @click.option("--players", type=int, default=None, help="Number of players for both.")
 @click.option("--policy", "policy", default="random", show_default=True,
-              help="Player policy: one name for all seats or one per seat, comma-separated. "
-                   "Schnapsen also has pimc[:worlds=N] (open-card search over N sampled "
-                   "deals, default 16; slow: see docs/schnapsen.md).")
+              help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games for each rule set.")
 @click.option("--seed", type=int, default=None, help="Seed shared by both rule sets.")

@@ -14,6 +14,7 @@ import sys
 import click
 
 from simcore.errors import TricksimError
+from simcore.games import players_help
 
 HUMAN = "human"
 
@@ -96,7 +97,7 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
     @click.option("--policy", default=None,
                   help="The bots' player: one name for every bot, or one per seat with 'human' "
                        "at yours (e.g. human,heuristic,random,random)  [default: the game's "
-                       "strongest player].")
+                       "strongest player]. " + players_help())
     @click.option("--seed", type=int, default=None,
                   help="Run seed of the deal (drawn and printed if omitted).")
     @click.option("--index", type=int, default=0, show_default=True,

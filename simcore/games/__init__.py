@@ -42,6 +42,24 @@ def get_policy_help(name: str) -> list[str]:
     return module.policy_help()
 
 
+def players_help() -> str:
+    """Every game's players and the pimc player's defaults in one sentence, for the
+    ``--policy`` help of every command (from ``<game>/players.py``: its ``PLAYERS`` and
+    ``PIMC_DEFAULTS``; no kernels imported, so ``--help`` stays fast)."""
+    parts = []
+    for name, package in REGISTRY.items():
+        module = import_module(package + ".players")
+        listed = []
+        for player in module.PLAYERS:
+            if player == "pimc":
+                defaults = ", ".join(f"{k}={v}" for k, v in module.PIMC_DEFAULTS.items())
+                player += f" (defaults {defaults})"
+            listed.append(player)
+        parts.append(f"{name}: {', '.join(listed)}")
+    return ("Players of " + "; ".join(parts) + ". pimc searches sampled deals and is much "
+            "slower; `tricksim rules GAME` says what each player does.")
+
+
 def game_names():
     """Names of all registered games."""
     return list(REGISTRY)

@@ -2,6 +2,11 @@
 the rules listing stays fast)."""
 from .pimc_params import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
 
+#: the players ``--policy`` takes, as every command's help lists them
+PLAYERS = ("random", "heuristic", "pimc")
+#: the pimc player's parameters with their defaults, as written in its name
+PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
+
 
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""

@@ -3,6 +3,14 @@ kernels: the rules listing stays fast)."""
 from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_WORLDS,
                           PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
+#: the players ``--policy`` takes, as every command's help lists them
+PLAYERS = ("random", "heuristic", "pimc")
+#: the pimc player's parameters with their defaults, as written in its name (cworlds'
+#: default depends on the contract method: words, not a value)
+PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "contracts": PIMC_CONTRACTS,
+                 "cworlds": f"{PLAYOUT_WORLDS_PER_WORLD} x worlds for playout, worlds for "
+                            "search"}
+
 
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""
