@@ -21,6 +21,30 @@ settings.load_profile("tricksim")
 
 GOLDEN = Path(__file__).parent / "golden"
 
+
+def numba_threads() -> int:
+    """The threads numba was started with (NUMBA_NUM_THREADS, by default the CPUs)."""
+    import numba
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+#: "two threads" where a test compares runs on 1 and 2 threads: 2, or 1 on a machine
+#: (or NUMBA_NUM_THREADS=1) where numba refuses a second thread; the session header
+#: says so. Tests that need two threads for real take ``needs_two_threads``.
+TWO_THREADS = min(2, numba_threads())
+
+#: a visible skip for a test that means nothing on one numba thread
+needs_two_threads = pytest.mark.skipif(
+    TWO_THREADS < 2, reason="needs 2 numba threads; NUMBA_NUM_THREADS=1 here "
+    "(set NUMBA_NUM_THREADS=2 to run it)")
+
+
+def pytest_report_header(config):
+    if TWO_THREADS < 2:
+        return ("numba threads: 1 (NUMBA_NUM_THREADS=1): the 1-against-2-thread "
+                "comparisons run on 1 thread; tests that need 2 are skipped")
+    return f"numba threads: {numba_threads()}"
+
 _WARM = None
 
 

@@ -1,5 +1,7 @@
 """A slow, obvious reference for Wendish Schafkopf deals, written from the rules
-only (no engine imports): who won each trick, the sides, the card points."""
+only (no engine imports, no code shared with simcore.games.wendish): who won each
+trick, the sides, the card points, and the deal's score under the tariff
+(``naive_deal``, ``naive_result``)."""
 
 TOP = ["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"]
 PLAIN = "ATK987"
@@ -22,14 +24,18 @@ def trick_winner(cards, trump):
     return cards.index(min(follow, key=lambda c: PLAIN.index(c[0])))
 
 
-def naive_end(rules, deal):
-    """(teams as sorted lists, card points per team, winner) of a record's deal."""
+def naive_deal(rules, deal):
+    """The ``end`` object a record's deal must carry, worked out from the rules:
+    contract, declarer, trump, teams (each sorted; the declaring side first),
+    card points per team, winner, Schneider and Schwarz of the losers, and the
+    score change per seat under the tariff."""
     n = PLAYERS[rules["variant"]]
-    dealer = deal["start"]["dealer"]
-    hands = [set(h) for h in deal["start"]["hands"]]
-    for p, down in enumerate(deal["start"].get("face_down", [])):
+    start = deal["start"]
+    dealer = start["dealer"]
+    hands = [set(h) for h in start["hands"]]
+    for p, down in enumerate(start.get("face_down", [])):
         hands[p] |= set(down)
-    trump = "D"
+    contract, declarer, trump = "normal", None, "D"
     team = None
     taker, discards = None, []
     plays = []
@@ -38,42 +44,86 @@ def naive_end(rules, deal):
         seat, verb = act[0], act[1]
         if verb == "pickup":
             taker = seat
-            hands[seat] |= set(deal["start"]["skat"])
+            hands[seat] |= set(start["skat"])
         elif verb == "discard":
             discards.append(act[2])
             hands[seat].discard(act[2])
         elif verb == "solo":
-            trump, team = act[2], {seat}
+            contract, declarer, trump, team = "solo", seat, act[2], {seat}
         elif verb == "quiet_solo":
-            team = {seat}
+            contract, declarer, team = "quiet_solo", seat, {seat}
         elif verb == "wedding" and act[2] == "first_trick":
-            team, first_trick_caller = {seat}, seat
+            contract, declarer, team = "wedding", seat, {seat}
+            first_trick_caller = seat
         elif verb == "wedding":
             holder = next(p for p in range(n) if act[2] in hands[p])
-            team = {seat, holder}
+            contract, declarer, team = "wedding", seat, {seat, holder}
         elif verb == "play":
             plays.append((seat, act[2]))
     if rules["variant"] == "officers":
         team = {(dealer + 1) % n}
     elif team is None:
         team = {p for p in range(n) if hands[p] & {"QC", "QS"}}
-    pts = [0] * n
+    pts, tricks = [0] * n, [0] * n
+    leader = (dealer + 1) % n
     for t in range(len(plays) // n):
         trick = plays[t * n:(t + 1) * n]
+        assert trick[0][0] == leader, ("trick", t, "led by", trick[0][0], "not", leader)
         w = trick[trick_winner([c for _, c in trick], trump)][0]
         pts[w] += sum(POINTS[c[0]] for _, c in trick)
+        tricks[w] += 1
+        leader = w
         if first_trick_caller is not None and w != first_trick_caller \
                 and t < rules["wedding_deadline"] and len(team) == 1:
             team.add(w)
-    cp0 = sum(pts[p] for p in team)
-    if taker is not None and taker in team:
-        cp0 += sum(POINTS[c[0]] for c in discards)
-    teams = [sorted(team), sorted(set(range(n)) - team)]
-    if rules["variant"] == "officers" and cp0 == 60:
-        winner = None
+    other = set(range(n)) - team
+    cp = [sum(pts[p] for p in team), sum(pts[p] for p in other)]
+    taken = [sum(tricks[p] for p in team), sum(tricks[p] for p in other)]
+    if taker is not None:      # the discards count for the taker's side, as points only
+        cp[0 if taker in team else 1] += sum(POINTS[c[0]] for c in discards)
+    assert sum(cp) == 120, cp
+    teams = [sorted(team), sorted(other)]
+    scores = [0] * n
+    if rules["variant"] == "officers" and cp[0] == 60:
+        winner, schneider, schwarz = None, False, False
     else:
-        winner = 0 if cp0 >= 61 else 1
-    return teams, [cp0, 120 - cp0], winner
+        winner = 0 if cp[0] >= 61 else 1
+        loser = 1 - winner
+        schneider = cp[loser] < rules["schneider_below"]
+        schwarz = taken[loser] == 0
+        value = rules["solo_base"] if contract in ("solo", "quiet_solo") else rules["base"]
+        value += rules["schneider"] * schneider + rules["schwarz"] * schwarz
+        for side in (0, 1):
+            sign = 1 if side == winner else -1
+            mine, theirs = teams[side], teams[1 - side]
+            # equal sides: each player the value; a lone player: the value from each
+            per_player = value * len(theirs) if len(mine) == 1 and len(theirs) > 1 else value
+            for p in mine:
+                scores[p] = sign * per_player
+    return {"contract": contract, "declarer": declarer, "trump": trump, "teams": teams,
+            "card_points": cp, "winner": winner, "schneider": schneider, "schwarz": schwarz,
+            "scores": scores}
+
+
+def naive_result(rec):
+    """([end per deal], result) of a whole record; the dealer passes on each deal."""
+    n = PLAYERS[rec["rules"]["variant"]]
+    ends = [naive_deal(rec["rules"], d) for d in rec["deals"]]
+    for a, b in zip(rec["deals"], rec["deals"][1:]):
+        assert b["start"]["dealer"] == (a["start"]["dealer"] + 1) % n
+    total = [sum(e["scores"][p] for e in ends) for p in range(n)]
+    return ends, {"scores": total}
+
+
+def as_compared(end):
+    """A record's ``end`` with each team's seats sorted (their order is free)."""
+    return dict(end, teams=[sorted(t) for t in end["teams"]])
+
+
+def naive_end(rules, deal):
+    """(teams as sorted lists, card points per team, winner) of a record's deal."""
+    end = naive_deal(rules, deal)
+    return end["teams"], end["card_points"], end["winner"]
 
 
 def naive_legal_plays(hand, trick, trump, called=None):

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from conftest import TWO_THREADS
 from invariants import CHECKERS, check_record
 from simcore import engine, game_names, get_game, simulate
 from simcore.errors import TricksimError
@@ -65,14 +66,49 @@ def option_values(opt, default):
     raise AssertionError(opt.kind)
 
 
+def _valid(g, assignments) -> bool:
+    try:
+        g.build_rules(assignments=list(assignments))
+    except TricksimError:
+        return False
+    return True
+
+
+def valid_assignments(g, base, opt, value):
+    """``opt=value`` with the fewest other options' values that make a valid rule set
+    (a Schadenfreude deck too small for the default hands gets a hand size or player
+    count that fits); a value that fits no rule set moves toward the default, one
+    step at a time, to the furthest that does with these companions (hand_size=17 ->
+    15, with 3 players and 11 values). None when nothing fits."""
+    companions = [f"{o.name}={o.to_text(v)}" for o in g.rulebook.options.values()
+                  if o.name != opt.name for v in option_values(o, base[o.name])]
+    while True:
+        first = f"{opt.name}={opt.to_text(value)}"
+        if _valid(g, [first]):
+            return (first,)
+        for c in companions:
+            if _valid(g, [first, c]):
+                return (first, c)
+        for i, c in enumerate(companions):
+            for d in companions[i + 1:]:
+                if c.split("=")[0] != d.split("=")[0] and _valid(g, [first, c, d]):
+                    return (first, c, d)
+        if opt.kind != "int" or value == base[opt.name]:
+            return None
+        value += 1 if value < base[opt.name] else -1
+
+
 def option_cases():
+    """(game, assignments) for every option's values other than the default, each
+    paired with what makes it a valid rule set."""
     for name in GAMES:
         g = get_game(name)
         base = g.build_rules()
         for opt in g.rulebook.options.values():
             for value in option_values(opt, base[opt.name]):
-                text = opt.to_text(value)
-                yield pytest.param(name, f"{opt.name}={text}", id=f"{name}-{opt.name}={text}")
+                found = valid_assignments(g, base, opt, value)
+                assert found, f"{name}: {opt.name}={opt.to_text(value)} fits no rule set"
+                yield pytest.param(name, found, id=f"{name}-{'+'.join(found)}")
 
 
 def check_run(game, rules, policies, games=24, records=6):
@@ -80,7 +116,7 @@ def check_run(game, rules, policies, games=24, records=6):
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
     one = simulate(game, rules, names, games, SEED, threads=1, chunk_size=games)
-    two = simulate(game, rules, names, games, SEED, threads=2, chunk_size=5)
+    two = simulate(game, rules, names, games, SEED, threads=TWO_THREADS, chunk_size=5)
     assert one.tables.keys() == two.tables.keys()
     for table in one.tables:
         pd.testing.assert_frame_equal(one.tables[table], two.tables[table])
@@ -167,10 +203,7 @@ def test_every_searching_policy(game, policy):
 @pytest.mark.parametrize("game,assignment", list(option_cases()))
 def test_every_option_value(game, assignment):
     g = get_game(game)
-    try:
-        rules = g.build_rules(assignments=[assignment])
-    except TricksimError as exc:                          # e.g. a deck too small
-        pytest.skip(f"not a valid rule set on its own: {exc}")
+    rules = g.build_rules(assignments=list(assignment))
     mixes = policy_mixes(g, rules)
     check_run(game, rules, mixes[-1], games=16, records=3)
 

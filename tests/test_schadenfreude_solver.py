@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from conftest import needs_two_threads
 from simcore.bits import bounded, next_u64
 from simcore.errors import RulesError
 from simcore.games.schadenfreude import GAME
@@ -191,19 +192,30 @@ def test_batch_with_pimc_is_chunk_independent():
     agg = GAME.aggregate(whole, rules)
     assert agg["search_decisions"] == whole["search_decisions"] > 0
     assert agg["search_decisions"] == sum(p["search_decisions"] for p in parts)
-    # one thread or two: the same games (each game has its own scratch space)
-    import numba
-    if numba.config.NUMBA_NUM_THREADS >= 2:
-        before = numba.get_num_threads()
-        try:
-            numba.set_num_threads(1)
-            one = GAME.run_chunk(rules, ids, 4, 0, 4)
-        finally:
-            numba.set_num_threads(before)
-        assert np.array_equal(one["games"]["scores"], whole["games"]["scores"])
     # a summary-only chunk with a searching player takes the same table path
     assert GAME.run_chunk(rules, ids, 4, 0, 4, summary_only=True)["search_decisions"] == \
         whole["search_decisions"]
+
+
+@needs_two_threads
+def test_batch_with_pimc_is_thread_independent():
+    """One thread or two: the same games (each game has its own scratch space); enough
+    games for the parallel kernel (fewer run on the calling thread)."""
+    import numba
+    from simcore.games.schadenfreude.play import PARALLEL_MIN, parallel
+    assert parallel(PARALLEL_MIN)
+    rules = _rules(3)
+    _, ids = GAME.policy_ids(["pimc:worlds=2,depth=1", "heuristic", "random"], rules)
+    before = numba.get_num_threads()
+    got = {}
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            got[threads] = GAME.run_chunk(rules, ids, 4, 0, PARALLEL_MIN)
+    finally:
+        numba.set_num_threads(before)
+    for key in ("rounds", "scores", "winner", "bust"):
+        assert np.array_equal(got[1]["games"][key], got[2]["games"][key]), key
 
 
 def test_api_pimc_and_open_values(work):

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from conftest import TWO_THREADS
 from naive_wendish import naive_end
 from simcore import get_game
 from simcore.errors import ReplayError
@@ -85,7 +86,7 @@ def test_determinism_threads_and_chunks(variant):
     r = rules_of(variant)
     pol = ["heuristic"] + ["random"] * (SEATS[variant] - 1)
     a = simulate("wendish", r, pol, games=500, seed=17, threads=1, chunk_size=500)
-    b = simulate("wendish", r, pol, games=500, seed=17, threads=2, chunk_size=77)
+    b = simulate("wendish", r, pol, games=500, seed=17, threads=TWO_THREADS, chunk_size=77)
     for name in ("games", "deals"):
         assert a.tables[name].equals(b.tables[name])
     assert a.summary["seats"].equals(b.summary["seats"])
