@@ -1,0 +1,230 @@
+"""No player peeks, in any game: every player a game lists (``policy_help``), the
+searching ones (``pimc`` with its parameters) included, chooses the same action when
+every card its seat cannot see is dealt anew consistently with what it saw, from the
+same random stream; and Schnapsen's sampled worlds keep everything the seat saw.
+
+The re-deals are the engine tests' own (``redeal_hidden`` and ``_redeal``, written
+from the rules, not from the players' samplers), so a player that reads a hidden card
+(an opponent's hand, the talon's order, the discards, a covered card) changes its
+choice on some of these positions."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simcore import get_game
+
+# a few cheap parameter sets of each searching player (every parameter that changes
+# what it reads: goals, contract methods, depths, playouts)
+PIMC_VARIANTS = {
+    "schnapsen": ("pimc:worlds=2", "pimc:worlds=2,goal=deal,marriage_claim=0"),
+    "wendish": ("pimc:worlds=2", "pimc:worlds=1,contracts=search,cworlds=1",
+                "pimc:worlds=1,contracts=playout,cworlds=2"),
+    "schadenfreude": ("pimc:worlds=3", "pimc:worlds=2,depth=1,playout=0",
+                      "pimc:worlds=2,depth=2,playout=1"),
+}
+
+
+def players_of(game_name):
+    """Every player the game offers (the first word of each ``policy_help`` line, a
+    searching player under each of its parameter sets above): a new player is tested
+    here the day it is listed."""
+    out = []
+    for line in get_game(game_name).policy_help():
+        base = line.split()[0].split("[")[0]
+        out += list(PIMC_VARIANTS[game_name]) if base == "pimc" else [base]
+    return out
+
+
+def test_every_listed_player_is_covered():
+    for game_name in PIMC_VARIANTS:
+        names = players_of(game_name)
+        assert any(n.startswith("pimc") for n in names) and "heuristic" in names
+        eng = get_game(game_name).engine(get_game(game_name).build_rules())
+        for n in names:
+            eng.check_policy(n)
+
+
+# ----- Schnapsen ---------------------------------------------------------------------------
+def _schnapsen_positions(eng, seed, games, rate, rng):
+    """Positions before actions of games between the heuristic and the random player
+    (a share ``rate`` of them; not in the first trick, where a search is dearest, nor at
+    the claim or pass after the last trick, where nothing is hidden)."""
+    from simcore.games.schnapsen.engine import AFTER_LAST, S_CLOSER, S_PHASE, S_TALON_LEFT
+    out = []
+    for index in range(games):
+        st = eng.new(seed, index)
+        mix = ("heuristic", "random") if index % 2 else ("random", "heuristic")
+        while True:
+            while not eng.deal_over(st):
+                first = int(st[S_TALON_LEFT]) == 10 and int(st[S_CLOSER]) < 0
+                if not first and int(st[S_PHASE]) != AFTER_LAST and rng.random() < rate:
+                    out.append(st.copy())
+                eng.apply(st, eng.choose(mix[eng.to_move(st)], st))
+            if eng.game_over(st):
+                break
+            eng.next_deal(st)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["austrian", "tournament", "odd"])
+def test_schnapsen_players_do_not_peek(variant):
+    from test_schnapsen_engine import VARIANTS, redeal_hidden
+    from simcore.games.schnapsen.engine import N_OBS, S_HAND, S_RNG, S_TALON, observe
+    eng = get_game("schnapsen").engine(VARIANTS[variant])
+    rng = random.Random(variant)
+    obs_a = np.zeros(N_OBS, np.int64)
+    obs_b = np.zeros(N_OBS, np.int64)
+    positions = _schnapsen_positions(eng, 31, 6, 0.3, rng)
+    changed = 0
+    for st in positions:
+        seat = eng.to_move(st)
+        other = redeal_hidden(st, seat, rng)
+        observe(eng.r, st, seat, obs_a)
+        observe(eng.r, other, seat, obs_b)
+        assert np.array_equal(obs_a, obs_b)
+        changed += int(other[S_HAND + 1 - seat]) != int(st[S_HAND + 1 - seat]) or \
+            int(other[S_TALON]) != int(st[S_TALON])
+        for name in players_of("schnapsen"):
+            x, y = st.copy(), other.copy()
+            assert eng.choose(name, x) == eng.choose(name, y), (name, st.tolist())
+            assert x[S_RNG] == y[S_RNG], name
+    assert len(positions) >= 30 and changed > len(positions) // 2
+
+
+def test_schnapsen_worlds_keep_what_the_seat_saw():
+    """pimc's worlds: the observation of the seat is the same in every world (its hand,
+    the cards played, the card under the talon -- after an exchange the trump jack --,
+    the opponent's known cards -- shown marriage halves, the card an exchange or the
+    last draw gave it -- and its voids), the opponent keeps its hand size, every card is
+    in one place, and the hidden cards do move."""
+    from test_schnapsen_engine import VARIANTS
+    from simcore.games.schnapsen.engine import (N_OBS, S_EXCHANGER, S_HAND, S_MSUITS,
+                                                S_PLAYED, S_SHOWN, S_TALON,
+                                                S_TALON_LEFT, S_TRUMP, S_TRUMP_CARD, S_VOID,
+                                                observe)
+    from simcore.games.schnapsen.solver import sample_world
+    eng = get_game("schnapsen").engine(VARIANTS["austrian"])
+    rng = random.Random(5)
+    a = np.zeros(N_OBS, np.int64)
+    b = np.zeros(N_OBS, np.int64)
+    world = np.zeros_like(eng.new(1, 0))
+    cards = np.zeros(64, np.int64)
+    seen = {"marriage_half": 0, "exchanged_jack": 0, "taken_trump": 0, "void_no_talon": 0,
+            "moved": 0}
+    for st in _schnapsen_positions(eng, 8, 60, 0.25, rng):
+        seat = eng.to_move(st)
+        o = 1 - seat
+        known = int(st[S_SHOWN + o]) & ~int(st[S_PLAYED])
+        void = int(st[S_VOID + o])
+        left = int(st[S_TALON_LEFT])
+        observe(eng.r, st, seat, a)
+        for k in range(3):
+            world[:] = st                      # (the match's words are not the deal's)
+            sample_world(st, seat, np.uint64(rng.getrandbits(64)), world, cards)
+            observe(eng.r, world, seat, b)
+            assert np.array_equal(a, b)
+            opp = int(world[S_HAND + o])
+            assert world[S_HAND + seat] == st[S_HAND + seat]
+            assert opp & known == known and opp & void == 0
+            assert bin(opp).count("1") == bin(int(st[S_HAND + o])).count("1")
+            talon = [int(world[S_TALON]) >> (5 * i) & 31 for i in range(max(left - 1, 0))]
+            places = [int(world[S_HAND + seat]), opp, int(st[S_PLAYED])] + \
+                [1 << c for c in talon] + ([1 << int(world[S_TRUMP_CARD])] if left else [])
+            total = 0
+            for m in places:
+                assert total & m == 0, "a card in two places"
+                total |= m
+            assert total == (1 << 20) - 1, "a card in no place"
+            seen["moved"] += opp != int(st[S_HAND + o]) or \
+                int(world[S_TALON]) != int(st[S_TALON])
+        jack = int(st[S_TRUMP]) * 5
+        seen["marriage_half"] += any(known >> (5 * s) & 0b110 and int(st[S_MSUITS + o]) >> s & 1
+                                     for s in range(4))
+        seen["exchanged_jack"] += int(st[S_EXCHANGER]) >= 0 and left > 0 and \
+            int(st[S_TRUMP_CARD]) == jack
+        seen["taken_trump"] += int(st[S_EXCHANGER]) == o and known != 0
+        seen["void_no_talon"] += left == 0 and void != 0
+    assert min(seen.values()) >= 5, seen
+
+
+# ----- Wendish -----------------------------------------------------------------------------
+def _wendish_positions(eng, seed, games, rate, max_left, rng):
+    """Positions before decisions of heuristic games: every contract decision, and card
+    play with at most ``max_left`` tricks to go (a share ``rate`` of those)."""
+    from simcore.games.wendish import engine as E
+    out = []
+    for index in range(games):
+        st = eng.new(seed, index)
+        while not eng.game_over(st):
+            if eng.deal_over(st):
+                eng.next_deal(st)
+                continue
+            ph = int(st[E.ST_PHASE])
+            left = int(st[E.ST_NTRICKS]) - int(st[E.ST_TRICKS_DONE])
+            if ph != E.P_PLAY or (left <= max_left and rng.random() < rate):
+                out.append(st.copy())
+            eng.apply(st, eng.choose("heuristic", st))
+    return out
+
+
+@pytest.mark.parametrize("preset,games,rate,max_left", [
+    ("standard", 2, 0.4, 5), ("dreiwendsch", 2, 0.4, 5), ("sharp", 2, 0.4, 5),
+    ("officers", 3, 0.5, 3)])
+def test_wendish_players_do_not_peek(preset, games, rate, max_left):
+    from test_wendish_engine import _redeal, engine
+    from simcore.games.wendish import engine as E
+    eng, _ = engine(preset)
+    rng = random.Random(preset)
+    checked = changed = contract = 0
+    for st in _wendish_positions(eng, 41, games, rate, max_left, rng):
+        seat = eng.to_move(st)
+        other = _redeal(st, seat, rng)
+        if other is None:
+            continue
+        assert np.array_equal(eng.observe(st, seat), eng.observe(other, seat))
+        changed += not np.array_equal(other, st)
+        contract += int(st[E.ST_PHASE]) != E.P_PLAY
+        for name in players_of("wendish"):
+            x, y = st.copy(), other.copy()
+            assert eng.choose(name, x) == eng.choose(name, y), (name, st.tolist())
+            assert x[E.ST_RNG] == y[E.ST_RNG], name
+        checked += 1
+    assert checked >= 12 and changed > checked // 2
+    assert contract > 0 or preset == "officers"
+
+
+# ----- Schadenfreude -----------------------------------------------------------------------
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_schadenfreude_players_do_not_peek(players):
+    from test_schadenfreude_engine import redeal_hidden
+    from simcore.games.schadenfreude.engine import S_RNG, S_SPARE, S_SPARE_LEFT
+    g = get_game("schadenfreude")
+    rules = g.build_rules("standard", players=players)
+    eng = g.engine(rules)
+    h = rules["hand_size"]
+    nd = len(rules["values"]) * 4 + 2
+    rng = np.random.default_rng(players)
+    pick = random.Random(players)
+    checked = changed = 0
+    for index in range(2):
+        st = eng.new(17, index)
+        while not eng.game_over(st):
+            if eng.deal_over(st):
+                eng.next_deal(st)
+                continue
+            if pick.random() < 0.15:
+                seat = eng.to_move(st)
+                other = redeal_hidden(st, seat, players, h, nd, rng)
+                assert (eng.observe(other, seat) == eng.observe(st, seat)).all()
+                changed += int(not (other == st).all())
+                for name in players_of("schadenfreude"):
+                    x, y = st.copy(), other.copy()
+                    assert eng.choose(name, x) == eng.choose(name, y), name
+                    for f in (S_RNG, S_SPARE, S_SPARE_LEFT):
+                        assert x[f] == y[f]
+                checked += 1
+            eng.apply(st, eng.choose("heuristic", st))
+    assert checked >= 15 and changed > 0.9 * checked
