@@ -279,6 +279,8 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool,
             progress(plan.games, plan.games)
     else:
         todo = store.pending(found)
+    if progress and counts["done"] == 0:
+        progress(0, plan.games)         # a bar to show before the first chunk is done
     try:
         for k, agg, fr in executor.run(plan, todo):
             if store is not None:

@@ -57,7 +57,7 @@ def test_results_do_not_depend_on_the_chunk_plan(summary_only, monkeypatch):
                         chunk_size=chunk_size, summary_only=summary_only)
 
     base = run(1, 4)
-    for threads, chunk in ((2, 1), (2, 3), (1, 2)):
+    for threads, chunk in ((2, 1), (1, 3)):
         other = run(threads, chunk)
         assert other.execution["chunks"] == -(-4 // chunk)
         assert other.aggregates.keys() == base.aggregates.keys()
@@ -93,8 +93,12 @@ def test_piped_progress_counts_search_decisions_chunk_by_chunk(invoke, monkeypat
                  "--policy", ",".join(PIMC), "--threads", "1", "--out", "sim")
     assert res.exit_code == 0, res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.startswith("schnapsen: ")]
-    assert [ln.split()[1] for ln in lines] == ["1/3", "2/3", "3/3"], res.stderr
-    assert all(re.search(r"[\d,]+ decisions \([\d.,]+/s\)", ln) for ln in lines), lines
+    # a line as each chunk finishes (the heartbeat may redraw one between chunks)
+    assert list(dict.fromkeys(ln.split()[1] for ln in lines)) == ["0/3", "1/3", "2/3",
+                                                                  "3/3"], res.stderr
+    assert lines[0].endswith("eta: after the first chunks"), lines[0]
+    assert all(re.search(r"[\d,]+ decisions \([\d.,]+/s\)", ln)
+               for ln in lines if not ln.startswith("schnapsen: 0/")), lines
 
 
 def test_heartbeat_prints_while_nothing_moves(capsys):
