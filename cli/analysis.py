@@ -32,6 +32,12 @@ def _policies(g, rules, policy):
     return names, ids, who
 
 
+def _note_cold_cache(game: str) -> None:
+    """The compile notice every command gives when the kernels are not cached yet."""
+    from cli.main import note_cold_cache
+    note_cold_cache(game)
+
+
 def _positive(value, name, limit=10**8):
     if value < 1 or value > limit:
         raise TricksimError(f"{name} must be from 1 to {limit:,}, not {value}")
@@ -105,6 +111,7 @@ def register(cli, rule_options, user_errors):
             check_file_path(out, "--out")
             check_output_path(out)
         names, ids, who = _policies(g, rules, policy)
+        _note_cold_cache(game)
         mod = _hand_module(game)
         n = g.seats(rules)
         su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
@@ -176,6 +183,7 @@ def register_analyse(cli, user_errors):
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)
         rec = read_record(record_file, index)
+        _note_cold_cache(rec["game"])
         t0 = time.perf_counter()
         pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
         took = time.perf_counter() - t0

@@ -5,9 +5,9 @@ plays, ``simcore.stats`` formats and writes.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-import os
 import sys
 import time
 from datetime import datetime
@@ -37,8 +37,10 @@ def user_errors(fn):
     (exit 1, no traceback), and Ctrl-C into one line and exit status 130."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from cli.progress import heartbeat
         try:
-            return fn(*args, **kwargs)
+            with heartbeat(fn.__name__):        # never silent for long (cli/progress.py)
+                return fn(*args, **kwargs)
         except TricksimError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:  # an output path under a file, read-only, no space...
@@ -78,52 +80,85 @@ class Progress:
     On a terminal: one bar redrawn in place, shown after two seconds.  Otherwise
     (stderr piped or sent to a file): one plain line every ``interval`` seconds
     (``TRICKSIM_PROGRESS_INTERVAL``, default 10), and a last line at the end if any
-    was printed, so a log shows that a long run is alive and how far it got."""
+    was printed, so a log shows that a long run is alive and how far it got.  With
+    searching players the line also counts their decisions (the unit that moves on
+    such a run) and their rate; between chunks the command's heartbeat
+    (``cli.progress``) redraws it with the time elapsed, so it never goes silent."""
 
     def __init__(self, label: str, enabled: bool | None = None,
                  interval: float | None = None, tty: bool | None = None):
+        from cli.progress import progress_interval
+        from simcore.progress import decisions
         self.label = label
         self.tty = sys.stderr.isatty() if tty is None else tty
         self.enabled = True if enabled is None else enabled
-        if interval is None:
-            try:
-                interval = float(os.environ.get("TRICKSIM_PROGRESS_INTERVAL", "10"))
-            except ValueError:
-                interval = 10.0
-        self.interval = interval
+        self.interval = progress_interval() if interval is None else interval
         self.t0 = time.perf_counter()
         self.last = self.t0
         self.shown = False
+        self.done, self.total = 0, 0
+        self.decisions0 = decisions()
 
     def __call__(self, done: int, total: int):
         if not self.enabled or total <= 0:
             return
-        now = time.perf_counter()
+        from cli import progress
+        beat = progress.CURRENT
+        with beat.lock if beat is not None else contextlib.nullcontext():
+            self.done, self.total = done, total
+            printed = self._draw(done, total, time.perf_counter(), False)
+            if beat is not None:
+                beat.bar = self                 # what the heartbeat redraws
+                if printed:
+                    beat.printed()
+
+    def beat(self) -> bool:
+        """Show the progress now (the heartbeat's call: nothing moved for an interval);
+        False if there is nothing to show (finished, or disabled)."""
+        if not self.enabled or self.total <= 0 or self.done >= self.total:
+            return False
+        return self._draw(self.done, self.total, time.perf_counter(), True)
+
+    def _figures(self, done: int, total: int, now: float) -> tuple[str, str, float]:
+        """(rate text, decisions text, eta in seconds) of the progress so far."""
+        from cli.progress import rate_text
+        from simcore.progress import decisions
         elapsed = now - self.t0
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
+        n = decisions() - self.decisions0
+        searched = (f", {n:,} decisions ({rate_text(n / elapsed)}/s)"
+                    if n > 0 and elapsed > 0 else "")
+        return rate_text(rate), searched, eta
+
+    def _draw(self, done: int, total: int, now: float, force: bool) -> bool:
+        """Print the progress if it is due (or ``force``); whether something was printed."""
+        elapsed = now - self.t0
+        rate, searched, eta = self._figures(done, total, now)
+        eta_text = f"eta {eta:,.0f}s" if done else "eta: after the first chunks"
         if not self.tty:
             if done >= total:
                 if not self.shown:
-                    return
-            elif now - self.last < self.interval:
-                return
+                    return False
+            elif now - self.last < self.interval and not force:
+                return False
             self.last = now
             self.shown = True
             click.echo(f"{self.label}: {done:,}/{total:,} ({100 * done / total:.0f}%) "
-                       f"{rate:,.0f}/s, {elapsed:,.0f}s elapsed, eta {eta:,.0f}s", err=True)
-            return
-        if elapsed < 2.0 and done < total:
-            return
+                       f"{rate}/s{searched}, {elapsed:,.0f}s elapsed, {eta_text}", err=True)
+            return True
+        if elapsed < 2.0 and done < total and not force:
+            return False
         if not self.shown and done >= total:
-            return
+            return False
         self.shown = True
         width = 30
         fill = int(width * done / total)
         click.echo(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done:,}/{total:,} "
-                   f"{rate:,.0f}/s eta {eta:,.0f}s ", err=True, nl=False)
+                   f"{rate}/s{searched} {elapsed:,.0f}s, {eta_text} ", err=True, nl=False)
         if done >= total:
             click.echo("", err=True)
+        return True
 
 
 def rule_options(fn):
@@ -619,6 +654,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     from simcore.stats import integer_columns
 
     parsed = load_plan(plan)
+    for game in dict.fromkeys(run.game for run in parsed.runs):
+        note_cold_cache(game)
     check_dashboard(dashboard, workers if scheduler is not None or workers is not None
                     else parsed.cluster.get("workers"))
     out_dir = Path(out) if out else Path("results") / f"batch-{Path(plan).stem}"

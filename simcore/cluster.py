@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import itertools
 import logging
 import os
 import re
@@ -109,6 +110,9 @@ class LocalExecutor:
 
     def run(self, plan, chunks: Iterable[int]) -> Iterator[tuple[int, dict, dict | None]]:
         state = plan.rules          # same process: no need to ship plain values
+        if self.threads > 1 and _side_by_side(plan):
+            yield from _run_side_by_side(plan, chunks, self.threads)
+            return
         for k in chunks:
             start, count = plan.chunk_range(k)
             agg, frames = play_chunk(plan.game, state, plan.policies, plan.seed, start, count,
@@ -117,6 +121,48 @@ class LocalExecutor:
 
     def close(self):
         pass
+
+
+def _side_by_side(plan) -> bool:
+    """Whether a plan's chunks are played one per thread: when some seat searches (a
+    game costs milliseconds, so a chunk is a few seconds of one core's work, see
+    ``simcore.chunking``), not when a chunk is 65,536 fast games."""
+    from .chunking import searches
+    return searches(plan.game, plan.policies, plan.rules)
+
+
+def _run_side_by_side(plan, chunks: Iterable[int], threads: int):
+    """Chunks played ``threads`` at a time, each on one numba thread of its own (the
+    searching kernels release the GIL), yielded as they finish.  A thread that finishes
+    takes the next chunk, so uneven games never leave a thread idle while another
+    works through a long chunk.  The chunk numbers are taken lazily, in this thread."""
+    queue = iter(chunks)
+    pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="tricksim-chunk")
+    pending: dict = {}
+
+    def submit(k):
+        start, count = plan.chunk_range(k)
+        fut = pool.submit(play_chunk, plan.game, plan.rules, plan.policies, plan.seed,
+                          start, count, plan.summary_only, 1)
+        pending[fut] = k
+
+    try:
+        for k in itertools.islice(queue, threads):
+            submit(k)
+        while pending:
+            done, _ = concurrent.futures.wait(pending, timeout=0.5,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in sorted(done, key=pending.get):
+                k = pending.pop(fut)
+                agg, frames = fut.result()
+                nxt = next(queue, None)
+                if nxt is not None:
+                    submit(nxt)
+                yield k, agg, frames
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _import_distributed():

@@ -22,10 +22,11 @@ from .checkpoint import FORMAT
 from .errors import TricksimError
 from .games import get_game
 from .options import RuleSet
+from .progress import report_decisions
 from .settings import UNSET, RunSettings, settings_from
 from .stats import add_sums, fairness_frame
 
-DEFAULT_CHUNK = 1 << 16
+from .chunking import DEFAULT_CHUNK  # noqa: E402  (games per chunk of fast players)
 #: games per block of records written at once
 RECORD_BLOCK = 4096
 #: the largest chunk: its tables are held in memory while it is played
@@ -181,7 +182,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
         raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
     names, ids = g.policy_ids(policies, rules)
     threads = resolve_threads(s.threads)
-    chunk = DEFAULT_CHUNK if chunk_size is None else int(chunk_size)
+    chunk = planned_chunk(game, rules, names) if chunk_size is None else int(chunk_size)
     if not 1 <= chunk <= MAX_CHUNK:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
                             f"integer, at most {MAX_CHUNK}")
@@ -199,6 +200,14 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
             g.run_chunk(rules, ids, seed, 0, 1, summary_only=plan.summary_only)
         return _run_chunked(plan, ex, threads, out, s.resume, progress, records,
                             records_progress)
+
+
+def planned_chunk(game: str, rules: RuleSet, names) -> int:
+    """Games per chunk when the command gives no chunk size: ``DEFAULT_CHUNK`` for
+    players that do not search, about ``chunking.CHUNK_SECONDS`` of one core's work a
+    chunk for those that do (fixed by the command alone: see ``simcore.chunking``)."""
+    from .chunking import planned_chunk_size
+    return min(MAX_CHUNK, planned_chunk_size(game, names, rules))
 
 
 class _InOrder:
@@ -294,6 +303,8 @@ def _play_chunked(plan, executor, threads: int, out, resume: bool,
             progress(plan.games, plan.games)
     else:
         todo = store.pending(found)
+    if progress and counts["done"] == 0:
+        progress(0, plan.games)         # a bar to show before the first chunk is done
     try:
         for k, agg, fr in executor.run(plan, todo):
             if store is not None:
@@ -302,6 +313,7 @@ def _play_chunked(plan, executor, threads: int, out, resume: bool,
                 frames[k] = fr
             totals.add(k, agg, keep=store is None)
             count = plan.chunk_range(k)[1]
+            report_decisions(int(agg.get("search_decisions", 0) or 0))
             counts["played"] += count
             counts["done"] += count
             if progress:

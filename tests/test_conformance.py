@@ -111,12 +111,16 @@ def option_cases():
                 yield pytest.param(name, found, id=f"{name}-{'+'.join(found)}")
 
 
-def check_run(game, rules, policies, games=24, records=6):
-    """The checks every rule set goes through."""
+def check_run(game, rules, policies, games=24, records=6, cost_sized=False):
+    """The checks every rule set goes through.  ``cost_sized``: the 2-thread run takes
+    the chunk plan the runner sizes by cost (searching players), not a fixed size."""
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
     one = simulate(game, rules, names, games, SEED, threads=1, chunk_size=games)
-    two = simulate(game, rules, names, games, SEED, threads=TWO_THREADS, chunk_size=5)
+    two = simulate(game, rules, names, games, SEED, threads=TWO_THREADS,
+                   chunk_size=None if cost_sized else 5)
+    if cost_sized:          # (CHUNK_SECONDS made tiny: one game a chunk, side by side)
+        assert two.chunk_size == 1 and two.execution["chunks"] == games
     assert one.tables.keys() == two.tables.keys()
     for table in one.tables:
         pd.testing.assert_frame_equal(one.tables[table], two.tables[table])
@@ -192,12 +196,15 @@ def search_cases():
 
 
 @pytest.mark.parametrize("game,policy", list(search_cases()))
-def test_every_searching_policy(game, policy):
-    """A searching player (cheap settings), against the heuristic, on a few games."""
+def test_every_searching_policy(game, policy, monkeypatch):
+    """A searching player (cheap settings), against the heuristic, on a few games; the
+    2-thread run in chunks sized by cost (made one game each), played side by side."""
     g = get_game(game)
     rules = g.build_rules()
     n = g.seats(rules)
-    check_run(game, rules, [policy] + ["heuristic"] * (n - 1), games=3, records=2)
+    monkeypatch.setattr("simcore.chunking.CHUNK_SECONDS", 1e-9)
+    check_run(game, rules, [policy] + ["heuristic"] * (n - 1), games=3, records=2,
+              cost_sized=True)
 
 
 @pytest.mark.parametrize("game,assignment", list(option_cases()))

@@ -120,7 +120,7 @@ def _search_game(r, policies, seed, index, g, rounds, scores, winner, bust, unfi
     decisions[g] = k
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_search(r, policies, seed, start, count, rounds, scores, winner, bust,
                       unfinished, first_leader, decisions):
     """``play_batch`` with searching players (one game a task; its own scratch space)."""

@@ -20,3 +20,18 @@ def policy_help() -> list[str]:
             f"tricks deep (default {PIMC_DEPTH}: the card alone; {PIMC_MAX_DEPTH}: to "
             f"the round's end), then P=1 the heuristic plays the round out (default "
             f"{PIMC_PLAYOUT}) or P=0 the totals are evaluated; plays the best mean"]
+
+
+#: one core's seconds one ``pimc`` seat spends per world it samples, per game (measured
+#: end to end with the default depth and playout)
+PIMC_SECONDS_PER_WORLD = 0.004
+
+
+def search_seconds(names, rules) -> float:
+    """An estimate of one core's seconds a game costs with these canonical player
+    names: pimc's worlds times a per-game constant for every searching seat; 0.0 when
+    no seat searches.  The runner sizes a searching run's chunks by it
+    (``simcore.chunking``)."""
+    from simcore.chunking import pimc_worlds
+    worlds = sum(pimc_worlds(n, PIMC_WORLDS) or 0 for n in names)
+    return worlds * PIMC_SECONDS_PER_WORLD

@@ -113,7 +113,7 @@ def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_
             left[g, 1] = st[S_MATCH + 1]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_w(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
                  left, searched):
     """``play_batch`` when a player searches: one match a task (a search's cost varies a

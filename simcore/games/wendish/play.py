@@ -108,7 +108,7 @@ def searching(policies):
     return search
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch(rules, policies, seed, start, count, dout, sdec):
     """Play games ``start .. start+count-1`` in parallel; ``dout`` has
     ``count * deals`` rows, game g's deals in rows ``g*deals ..``; ``sdec[g]``: the
