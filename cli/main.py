@@ -610,6 +610,7 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
                          progress=Progress(f"{game} compare"), policies_a=pol_a,
                          policies_b=pol_b, rotate=rotate)
+    result.spec_a, result.spec_b = spec_a, spec_b
     command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
                        + ([f"--players {players}"] if players else [])
                        + ([] if default_policy else [f"--policy {policy}"])
@@ -619,10 +620,12 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     click.echo(format_summary({("paired B - A per policy (seats rotated)" if rotate else
                                 "paired B - A"): result.table,
                                "game B - A": result.game_table}, fmt), nl=False)
+    from simcore.verdict import compare_verdict, sides_sentence
+    for line in compare_verdict(result):
+        click.echo(line, err=fmt != "table")
     if result.note:
         click.echo(result.note, err=True)
-    click.echo(f"A = {rules_a.canonical()} ({','.join(result.run_a.policies)})\n"
-               f"B = {rules_b.canonical()} ({','.join(result.run_b.policies)})\n{games:,} "
+    click.echo(f"{sides_sentence(result)}\n{games:,} "
                f"game{'s' if games != 1 else ''} each, seed {result.run_a.seed}; wrote "
                f"{out_dir}/ (compare.csv, compare_game.csv, compare.json, compare.png, "
                "report.md)", err=True)

@@ -36,6 +36,7 @@ from .errors import TricksimError
 from .games import get_game
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
+from .verdict import NOT_PAIRED, adjust_family, paired_kind
 
 #: how an interval was made (the ``interval`` column)
 PAIRED = "paired"
@@ -73,6 +74,8 @@ class RotatedRun:
     table: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: every later policy against the first: paired difference and interval
     differences: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: how many of the differences were tested (Holm-adjusted together: ``p_holm``)
+    tests: int = 0
 
     @property
     def seed(self) -> int:
@@ -143,7 +146,8 @@ def summarize_rotated(rot: RotatedRun) -> None:
                 xa, xb = values[names[0]][m.name], values[p][m.name]
                 lo, hi, pv = paired_test(xa, xb)
                 diffs.append(_diff(m, p, names[0], float((xb - xa).mean()), lo, hi, pv,
-                                   PAIRED))
+                                   PAIRED, paired_kind(xa, xb, contract.unit)
+                                   .replace("A and B", f"{p} and {names[0]}")))
     else:
         n = contract.seats
         for m in contract.measures:
@@ -165,9 +169,11 @@ def summarize_rotated(rot: RotatedRun) -> None:
             for p in names[1:]:
                 d = est[p][0] - est[names[0]][0]
                 half = est[p][1] + est[names[0]][1]
-                diffs.append(_diff(m, p, names[0], d, d - half, d + half, math.nan, UNPAIRED))
+                diffs.append(_diff(m, p, names[0], d, d - half, d + half, math.nan, UNPAIRED,
+                                   NOT_PAIRED))
     rot.table = pd.DataFrame(rows)
     rot.differences = pd.DataFrame(diffs)
+    rot.tests = adjust_family(rot.differences) if len(rot.differences) else 0
 
 
 def _row(m, policy, positions, mean, lo, hi, kind) -> dict:
@@ -176,16 +182,12 @@ def _row(m, policy, positions, mean, lo, hi, kind) -> dict:
             "high": hi, "unit": "rate" if m.is_rate else m.unit, "interval": kind}
 
 
-def _diff(m, policy, versus, d, lo, hi, pvalue, kind) -> dict:
-    known = not (math.isnan(lo) or math.isnan(d))
-    if kind == PAIRED:
-        significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
-    else:
-        significant = bool(lo > 0 or hi < 0) if known else None
+def _diff(m, policy, versus, d, lo, hi, pvalue, kind, test) -> dict:
+    significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
     return {"measure": m.name, "policy": policy, "versus": versus, "diff": d, "low": lo,
             "high": hi, "diff_pp": 100 * d if m.is_rate else math.nan,
             "unit": "pp" if m.is_rate else m.unit, "p_value": pvalue,
-            "significant": significant, "interval": kind}
+            "significant": significant, "interval": kind, "test": test}
 
 
 def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
@@ -275,7 +277,32 @@ def rotation_note(rot: RotatedRun) -> str:
         text += (" Intervals are NOT paired: --summary-only keeps no per-game values, so "
                  "they are the conservative bound (the mean of the seats' half-widths; a "
                  "difference adds both), wider than a paired interval, with no p-value.")
-    return text
+    return text + " " + rotation_verdict(rot)
+
+
+def rotation_verdict(rot: RotatedRun) -> str:
+    """How many differences were tested (Holm-adjusted together) and what they say,
+    worded as evidence (see ``simcore.verdict``)."""
+    from .stats import ALPHA, evidence_words, format_p, tests_run
+    d = rot.differences
+    if not rot.tests:
+        why = ""
+        if len(d) and "test" in d:
+            why = "; ".join(sorted({t.split(": ", 1)[-1] for t in d["test"]}))
+        return ("No test of the differences applies" + (f" ({why})" if why else "")
+                + ", so there is no verdict on whether the policies differ.")
+    tested = d[d["p_holm"].notna()]
+    best = tested.loc[tested["p_holm"].idxmin()]
+    head = (f"{tests_run(rot.tests)} of the differences, Holm-adjusted together"
+            + (f" ({len(d) - rot.tests} did not apply)" if len(d) > rot.tests else "") + ": ")
+    if best["p_holm"] < ALPHA:
+        hits = tested[tested["p_holm"] < ALPHA].sort_values("p_holm")
+        names = ", ".join(f"{r.measure} of {r.policy} (p {format_p(r.p_holm)})"
+                          for r in hits.itertuples())
+        return (head + f"{evidence_words(best['p_holm'])} that the policies differ "
+                f"(Holm-adjusted p {format_p(best['p_holm'])}): {names}.")
+    return (head + "no clear evidence of a difference between the policies (smallest "
+            f"Holm-adjusted p {format_p(best['p_holm'])}).")
 
 
 def write_rotated(rot: RotatedRun, out, command: str = "") -> list[Path]:

@@ -502,6 +502,33 @@ def holm(pvalues) -> list[float]:
     return out
 
 
+#: the level below which an adjusted p-value counts as evidence of a difference
+ALPHA = 0.05
+
+
+def format_p(p: float) -> str:
+    """A p-value as reports write it: two significant digits, ``< 0.001`` below that."""
+    return "< 0.001" if p < 0.001 else f"= {p:.2g}"
+
+
+def evidence_words(p: float) -> str:
+    """How strong the evidence of an effect is for an (adjusted) p-value, in words
+    that do not claim certainty: ``strong evidence`` (p < 0.001), ``evidence``
+    (p < 0.01), ``weak evidence`` (p < 0.05), else ``no clear evidence``."""
+    if p < 0.001:
+        return "strong evidence"
+    if p < 0.01:
+        return "evidence"
+    if p < ALPHA:
+        return "weak evidence"
+    return "no clear evidence"
+
+
+def tests_run(count: int) -> str:
+    """``1 test`` / ``19 tests``."""
+    return f"{count} test{'s' if count != 1 else ''}"
+
+
 def fairness_frame(summary: dict, contract) -> pd.DataFrame:
     """Fairness measures of a summary (a metric frame), by the game's declared
     contract (``simcore.contract.GameContract``).

@@ -24,6 +24,8 @@ from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
 from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
                     write_parquet, write_text)
+from .stats import evidence_words, format_p, tests_run
+from .verdict import NOT_PAIRED, adjust_family, applies, few_games, paired_kind, ratio_kind
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -263,10 +265,12 @@ def _sweep_table(game, names, variants, runs, labels, book) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True, sort=False)
 
 
-def fairness_line(label: str, run: RunResult, holm_p: float | None = None) -> str:
+def fairness_line(label: str, run: RunResult, holm_p: float | None = None,
+                  tests: int = 1) -> str:
     """One line saying how far a variant is from seat fairness (rates in percent,
     their differences in percentage points, pp); ``holm_p``: the seat test's
-    p-value corrected across a sweep's variants (see :func:`holm_pvalues`)."""
+    p-value adjusted across a sweep's ``tests`` seat tests (see
+    :func:`holm_pvalues`).  The verdict is worded as evidence, not certainty."""
     seats = run.summary["seats"]
     contract = run.contract
     m = contract.primary
@@ -285,13 +289,12 @@ def fairness_line(label: str, run: RunResult, holm_p: float | None = None) -> st
     test = ("chi-square test of equal wins" if "equal_wins_p" in metrics
             else "test of equal mean scores")
     if not math.isnan(p):
-        if holm_p is None:
-            verdict = "seats differ (p < 0.05)" if p < 0.05 else "no evidence of a seat effect"
-            text += f"; {test} p = {p:.3g}: {verdict}"
+        if holm_p is None or tests < 2:
+            text += (f"; {test} p {format_p(p)} (the only test, so no adjustment): "
+                     f"{evidence_words(p)} that seats differ")
         else:
-            verdict = ("seats differ (Holm p < 0.05)" if holm_p < 0.05
-                       else "no evidence of a seat effect")
-            text += f"; {test} p = {p:.3g}, Holm-corrected {holm_p:.3g}: {verdict}"
+            text += (f"; {test} p {format_p(p)}, Holm-adjusted p {format_p(holm_p)} "
+                     f"({tests_run(tests)}): {evidence_words(holm_p)} that seats differ")
     elif note:
         text += "; " + note
     for adv in contract.advantages:
@@ -338,22 +341,29 @@ def without_effect(result: SweepResult) -> list[str]:
 
 
 def fairness_lines(result: SweepResult) -> list[str]:
-    """One fairness line per variant (Markdown), the seat tests Holm-corrected
+    """One fairness line per variant (Markdown), the seat tests Holm-adjusted
     across the variants when two or more were tested."""
     holm_ps = holm_pvalues(result)
-    family = sum(not math.isnan(p) for p in holm_ps) >= 2
-    return [fairness_line(label, run, hp if family and not math.isnan(hp) else None)
+    tests = sum(not math.isnan(p) for p in holm_ps)
+    return [fairness_line(label, run, None if math.isnan(hp) else hp, tests)
             for label, run, hp in zip(result.labels, result.runs, holm_ps)]
 
 
 def holm_note(result: SweepResult) -> str:
+    """How many seat tests the sweep ran and how they were adjusted (or that none
+    applies)."""
     tested = sum(not math.isnan(p) for p in holm_pvalues(result))
-    if tested < 2:
-        return ""
-    return (f"The seat tests of the {tested} tested variants are corrected for testing "
-            f"{tested} variants at once (Holm's step-down method): a variant is called "
-            "unfair only if its corrected p-value is below 0.05, which keeps the chance "
-            "of any false alarm in the sweep at 5%.")
+    if tested == 0:
+        return ("No seat test applies to any variant (each line says why), so there is "
+                "no verdict on seat fairness.")
+    if tested == 1:
+        return ("1 seat test was run (one variant has one), so there is nothing to adjust "
+                "for; but at the 5% level a single test still flags seats of a fair game "
+                "1 time in 20: a second seed or more games confirm a flag.")
+    return (f"{tested} seat tests were run (one per variant that has one) and Holm-adjusted "
+            "together (Holm's step-down method; `fair_seat_test_p_holm`): a variant is "
+            "flagged only if its Holm-corrected p-value is below 0.05, which keeps the "
+            "chance of any false alarm in the sweep at 5%.")
 
 
 def write_sweep(result: SweepResult, out) -> list[Path]:
@@ -485,6 +495,11 @@ class CompareResult:
     shifts: list[int] = field(default_factory=list)
     runs_a: list[RunResult] = field(default_factory=list)
     runs_b: list[RunResult] = field(default_factory=list)
+    #: how many paired tests were made (Holm-adjusted together: ``p_holm``)
+    tests: int = 0
+    #: the ``--a``/``--b`` texts, where known: reports name A and B by them
+    spec_a: str = ""
+    spec_b: str = ""
 
 
 #: fewest games for a paired test: the t test treats the mean per-game difference as
@@ -587,6 +602,7 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
     means = set(run_a.contract.mean_metrics) | set(run_b.contract.mean_metrics)
     names = list(fa["metric"]) + [m for m in fb["metric"] if m not in set(fa["metric"])]
     few = min(run_a.games, run_b.games) < MIN_PAIRED_GAMES
+    unit = run_a.contract.unit
     rows = []
     for name in names:
         if name in counts:
@@ -599,11 +615,13 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
                 and len(figures_a[name][0]) == len(figures_b[name][0]):
             kind = PAIRED
             va, vb, low, high, pvalue = paired_ratio(*figures_a[name], *figures_b[name])
+            test = ratio_kind(*figures_a[name], *figures_b[name], low, high, unit)
             diff = vb - va
             if math.isnan(diff):
                 kind = ABSENT
         else:
             kind = UNPAIRED
+            test = few_games(unit) if few else NOT_PAIRED
             ha = (float(ra.iloc[0]["high"]) - float(ra.iloc[0]["low"])) / 2 if len(ra) \
                 else math.nan
             hb = (float(rb.iloc[0]["high"]) - float(rb.iloc[0]["low"])) / 2 if len(rb) \
@@ -614,15 +632,14 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
                 half = math.nan
             low, high = diff - half, diff + half
         rate = name not in means
-        known = not (math.isnan(low) or math.isnan(diff))
-        if kind == PAIRED:
-            significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
-        else:
-            significant = bool(low > 0 or high < 0) if known else None
+        if not applies(test):
+            pvalue = math.nan
         rows.append({"metric": name, "a": va, "b": vb, "diff": diff,
                      "low": low, "high": high,
                      "diff_pp": 100 * diff if rate else math.nan,
-                     "p_value": pvalue, "significant": significant, "interval": kind})
+                     "p_value": pvalue,
+                     "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05),
+                     "interval": kind, "test": test})
     return pd.DataFrame(rows)
 
 
@@ -636,9 +653,14 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     keyword arguments, as for ``simulate``); ``games`` is per rule set.
     For each seat and measure (win indicator, final score), the mean paired
     difference with its 95% interval and p-value come from scipy's paired t
-    test (``scipy.stats.ttest_rel``, see :func:`paired_test`); ``significant``
-    means p < 0.05.  With fewer than MIN_PAIRED_GAMES games there is no test:
-    interval and p-value are NaN, ``significant`` is None, and ``note`` says why.
+    test (``scipy.stats.ttest_rel``, see :func:`paired_test`).  Every test of the
+    comparison (per seat and game-level) is one family: ``p_holm`` is its p-value
+    after Holm's adjustment across all of them, ``significant`` means p_holm <
+    0.05, ``tests`` counts them, and ``simcore.verdict.compare_verdict`` words the
+    verdict.  Where a test does not apply the ``test`` column says why and there is
+    no p-value: with fewer than MIN_PAIRED_GAMES games (interval and p-value NaN,
+    ``significant`` None, and ``note`` says why), or where A and B are equal in
+    every game (a difference of exactly 0).
 
     ``rotate``: play each side once per rotation of its policy list (every
     policy at every seat, on the same deals; see ``simcore.rotation``) and
@@ -682,9 +704,12 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
                          "a": float(xa.mean()), "b": float(xb.mean()),
                          "diff": float((xb - xa).mean()), "low": low, "high": high,
                          "p_value": pvalue,
-                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
-    return CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note,
-                         game_differences(game, run_a, run_b))
+                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05),
+                         "test": paired_kind(xa, xb, contract.unit)})
+    result = CompareResult(game, rules_a, rules_b, run_a, run_b, pd.DataFrame(rows), note,
+                           game_differences(game, run_a, run_b))
+    result.tests = adjust_family(result.table, result.game_table)
+    return result
 
 
 def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress,
@@ -717,7 +742,8 @@ def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress
                          "a": float(xa.mean()), "b": float(xb.mean()),
                          "diff": float((xb - xa).mean()), "low": low, "high": high,
                          "p_value": pvalue,
-                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05)})
+                         "significant": None if math.isnan(pvalue) else bool(pvalue < 0.05),
+                         "test": paired_kind(xa, xb, contract.unit)})
 
     def summed(runs):
         total_figs: dict = {}
@@ -730,8 +756,10 @@ def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress
         return total_figs
 
     game_table = game_differences(game, runs_a[0], runs_b[0], summed(runs_a), summed(runs_b))
-    return CompareResult(game, rules_a, rules_b, runs_a[0], runs_b[0], pd.DataFrame(rows),
-                         note, game_table, shifts, runs_a, runs_b)
+    result = CompareResult(game, rules_a, rules_b, runs_a[0], runs_b[0], pd.DataFrame(rows),
+                           note, game_table, shifts, runs_a, runs_b)
+    result.tests = adjust_family(result.table, result.game_table)
+    return result
 
 
 def game_level_note(table: pd.DataFrame) -> str:
@@ -786,14 +814,24 @@ def _write_compare(result: CompareResult, out: Path, command: str) -> list[Path]
 
 
 def _compare_report(result: CompareResult, command: str, png: Path) -> str:
-    ra, rb = result.run_a, result.run_b
-    lines = [f"# Comparison of {result.game}: B - A", "",
-             f"A = `{result.rules_a.canonical()}`, policies {', '.join(ra.policies)}  ",
-             f"B = `{result.rules_b.canonical()}`, policies {', '.join(rb.policies)}  ",
-             f"{ra.games:,} {ra.contract.unit}s each, seed {ra.seed}, both on the same seeds "
-             "(common random numbers).", ""]
+    from .verdict import compare_verdict, plural, side_labels, sides_sentence
+    ra = result.run_a
+    label_a, label_b = side_labels(result)
+    lines = [f"# Comparison of {result.game}: {label_b} vs {label_a}", "",
+             sides_sentence(result) + "  ",
+             f"{ra.games:,} {plural(ra.contract.unit)} each, seed {ra.seed}, both on the same "
+             "seeds (common random numbers). Differences are B - A.", ""]
     if command:
         lines += ["```", command, "```", ""]
+    lines += ["## Verdict", ""]
+    for sentence in compare_verdict(result):
+        lines += [sentence, ""]
+    lines += [
+        "Every paired test of the comparison (per seat and game-level) counts: `p_holm` "
+            "is a row's p-value after Holm's step-down adjustment across all of them, and "
+            "`significant` means `p_holm` < 0.05, which keeps the chance of any false alarm "
+            "in the comparison at 5%. Where a test does not apply, `test` says why and there "
+            "is no p-value.", ""]
     if result.shifts:
         lines += ["## Per policy, seats rotated (paired)", "",
                   f"Each side was played once per rotation of its policy list "
