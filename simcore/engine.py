@@ -23,8 +23,66 @@ layout and action codes.
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+
+import numpy as np
+
+from .errors import ApiError, TricksimError
 from .games import get_game
 from .options import RuleSet
+
+#: the largest seed a state's stream takes (64 bits) and the largest game index
+MAX_STATE_SEED = 2**64 - 1
+MAX_INDEX = 2**63 - 1
+
+#: the Engine methods that take a state: the position of the state among the
+#: arguments after ``self``; every call checks it (``state_spec``) before a kernel sees it
+STATE_ARGUMENT = {
+    "legal": 0, "apply": 0, "to_move": 0, "deal_over": 0, "game_over": 0, "next_deal": 0,
+    "view": 0, "observe": 0, "choose": 1, "open_values": 0, "action_to_record": 0,
+    "action_from_record": 0, "deal_start": 0, "deal_end": 0, "result": 0, "start": 0,
+}
+
+
+def integer(value, name: str, lo: int, hi: int, what: str = "") -> int:
+    """``value`` as an int if it is an integer (not a bool) from ``lo`` to ``hi``; else an
+    ApiError naming ``name`` and what is allowed."""
+    allowed = what or f"an integer from {lo} to {hi}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ApiError(f"{name} must be an integer, not {value!r} ({type(value).__name__}); "
+                       f"allowed: {allowed}")
+    value = int(value)
+    if not lo <= value <= hi:
+        raise ApiError(f"{name} {value} is not allowed; allowed: {allowed}")
+    return value
+
+
+def _argument(args, kwargs, pos, name):
+    if len(args) > pos:
+        return args[pos]
+    return kwargs.get(name, _MISSING)
+
+
+_MISSING = object()
+
+
+def _checked(fn, name, pos):
+    """``fn`` with its state (argument ``pos``) and its other arguments checked first,
+    and a ValueError it raises made an ApiError (a TricksimError)."""
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if not self._trusted:
+            self._check_arguments(name, args, kwargs, pos)
+        try:
+            return fn(self, *args, **kwargs)
+        except ValueError as exc:
+            if isinstance(exc, TricksimError):
+                raise
+            raise ApiError(str(exc)) from None
+    method.__wrapped_unchecked__ = fn
+    return method
 
 
 class EngineBase:
@@ -38,18 +96,124 @@ class EngineBase:
     game: str = ""
     seats: int = 0
     policies: tuple[str, ...] = ()
+    #: action codes are 0 .. n_actions - 1
+    n_actions: int = 0
+    #: set while ``play`` steps a state it made itself (no checks needed)
+    _trusted: bool = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, pos in STATE_ARGUMENT.items():
+            if name in cls.__dict__:
+                setattr(cls, name, _checked(cls.__dict__[name], name, pos))
+        for name in ("new", "from_record", "describe"):
+            fn = cls.__dict__.get(name)
+            if isinstance(fn, staticmethod):
+                fn = (lambda f: lambda self, *a, **k: f(*a, **k))(fn.__func__)
+            if fn is not None:
+                setattr(cls, name, _checked(fn, name, None))
+
+    @property
+    def state_spec(self):
+        """What this engine's states may hold (``simcore.state_check.StateSpec``)."""
+        spec = self.__dict__.get("_state_spec")
+        if spec is None:
+            spec = self._state_spec = self.make_state_spec()
+        return spec
+
+    def make_state_spec(self):
+        """The game's ``StateSpec`` under this engine's rules."""
+        raise NotImplementedError
+
+    def check_state(self, state) -> None:
+        """StateError (a TricksimError) unless ``state`` is a whole, undamaged state of
+        this engine's game and rules, one its kernels can take."""
+        self.state_spec.check(state)
+
+    def _check_arguments(self, name, args, kwargs, pos) -> None:
+        if pos is not None:
+            state = _argument(args, kwargs, pos, "state")
+            if state is _MISSING:
+                state = _argument(args, kwargs, pos, "st")
+            if state is not _MISSING:
+                self.check_state(state)
+        top = self.n_actions - 1
+        if name in ("apply", "action_to_record"):
+            action = _argument(args, kwargs, 1, "action")
+            if action is not _MISSING:
+                integer(action, "action", 0, top, f"an action code from 0 to {top}")
+        elif name == "describe":
+            action = _argument(args, kwargs, 0, "action")
+            if action is not _MISSING:
+                integer(action, "action", 0, top, f"an action code from 0 to {top}")
+        elif name in ("view", "observe"):
+            seat = _argument(args, kwargs, 1, "seat")
+            if seat is not _MISSING:
+                integer(seat, "seat", 0, self.seats - 1, f"a seat from 0 to {self.seats - 1}")
+        elif name == "choose":
+            policy = _argument(args, kwargs, 0, "policy_name")
+            if not isinstance(policy, str):
+                raise ApiError(f"policy must be a policy name (a string), not {policy!r}; "
+                               "policies: " + ", ".join(self.policies))
+        elif name == "new":
+            seed = _argument(args, kwargs, 0, "seed")
+            index = _argument(args, kwargs, 1, "index")
+            if seed is not _MISSING:
+                integer(seed, "seed", 0, MAX_STATE_SEED, f"0 to 2**64 - 1 = {MAX_STATE_SEED}")
+            if index is not _MISSING:
+                integer(index, "index", 0, MAX_INDEX, f"a game index from 0 to {MAX_INDEX}")
+        elif name == "from_record":
+            self._check_record(_argument(args, kwargs, 0, "record"))
+            deal = _argument(args, kwargs, 1, "deal")
+            if deal is not _MISSING:
+                integer(deal, "deal", 0, MAX_INDEX, "a deal number of the record, from 0")
+            upto = _argument(args, kwargs, 2, "upto")
+            if upto is not _MISSING and upto is not None:
+                integer(upto, "upto", 0, MAX_INDEX,
+                        "None (every action) or a number of the deal's actions, from 0")
+
+    def _check_record(self, record) -> None:
+        if record is _MISSING:
+            return
+        if not isinstance(record, Mapping):
+            raise ApiError(f"record must be a record (a dict, as records hold), not "
+                           f"{type(record).__name__}")
+        game = record.get("game")
+        if game != self.game:
+            from .games import REGISTRY
+            if isinstance(game, str) and game in REGISTRY:
+                raise ApiError(f"this is a {game} record; this engine plays {self.game} "
+                               f"(read it with engine('{game}', ...))")
+            raise ApiError(f"record's game is {game!r}; this engine reads {self.game} records")
+        if not isinstance(record.get("deals"), list) or not isinstance(
+                record.get("policies"), list):
+            raise ApiError("record must hold 'deals' and 'policies' lists (records contract)")
 
     def policy_list(self, policies) -> list[str]:
         """One policy name per seat (one name means every seat); ValueError names
         what is wrong."""
-        names = [policies] if isinstance(policies, str) else list(policies)
+        if isinstance(policies, str):
+            names = [policies]
+        elif isinstance(policies, (list, tuple)):
+            names = list(policies)
+        else:
+            raise ApiError(f"policies must be a policy name or a list of them (one for every "
+                           f"seat or one per seat), not {type(policies).__name__}")
         if len(names) == 1:
             names = names * self.seats
         if len(names) != self.seats:
-            raise ValueError(f"{len(names)} policies for {self.seats} seats; give one name "
-                             f"or {self.seats}")
+            raise ApiError(f"{len(names)} policies for {self.seats} seats; give one name "
+                           f"or {self.seats}")
         for p in names:
-            self.check_policy(p)
+            if not isinstance(p, str):
+                raise ApiError(f"a policy is a name (a string), not {p!r}; policies: "
+                               + ", ".join(self.policies))
+            try:
+                self.check_policy(p)
+            except ValueError as exc:
+                if isinstance(exc, TricksimError):
+                    raise
+                raise ApiError(str(exc)) from None
         return names
 
     def check_policy(self, name: str) -> None:
@@ -62,6 +226,13 @@ class EngineBase:
         (the records contract); equal to the batch run's record of that game."""
         names = self.policy_list(policies)
         st = self.new(seed, index)
+        self._trusted = True            # the state is this call's own, made by the kernels
+        try:
+            return self._play(st, seed, index, names)
+        finally:
+            self._trusted = False
+
+    def _play(self, st, seed, index, names) -> dict:
         deals = []
         while True:
             start = self.deal_start(st)
@@ -85,12 +256,27 @@ def engine(game: str, rules: RuleSet | None = None, **options):
     """The per-decision engine of ``game`` under ``rules`` (default: the game's
     default preset; ``options`` as ``NAME=VALUE`` overrides of it, e.g.
     ``engine("wendish", variant="three")``)."""
+    if not isinstance(game, str):
+        raise ApiError(f"game must be a game's name (a string), not {game!r}")
     g = get_game(game)
     if rules is None:
         rules = g.build_rules(assignments=[f"{k}={_text(v)}" for k, v in options.items()])
     elif options:
-        raise TypeError("give either a rule set or option overrides, not both")
-    return g.engine(rules)
+        raise ApiError("give either a rule set or option overrides, not both")
+    return g.engine(check_rules(game, rules))
+
+
+def check_rules(game: str, rules, name: str = "rules"):
+    """``rules`` if it is a RuleSet of ``game`` (None: None); else an ApiError naming
+    what was given and how to build one."""
+    if rules is None or (isinstance(rules, RuleSet) and rules.game == game):
+        return rules
+    how = (f"build one with get_game('{game}').build_rules(preset, rules_file, "
+           f"assignments) or, from a record's rules dict, "
+           f"get_game('{game}').rulebook.from_dict(d)")
+    if isinstance(rules, RuleSet):
+        raise ApiError(f"{name} are {rules.game} rules; {game} needs a {game} rule set: {how}")
+    raise ApiError(f"{name} must be a {game} RuleSet, not {type(rules).__name__}: {how}")
 
 
 def _text(value) -> str:

@@ -16,3 +16,12 @@ class ReplayError(TricksimError):
         super().__init__(message)
         self.deal = deal
         self.action = action
+
+
+class ApiError(TricksimError, ValueError):
+    """A bad argument to the Python API (``simcore.engine`` and friends): names the
+    argument and what is allowed.  Also a ValueError, as these calls raised before."""
+
+
+class StateError(ApiError):
+    """A state array that is not a whole, undamaged state of the engine's game."""

@@ -163,6 +163,8 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     """
     s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
+    from .engine import check_rules
+    rules = check_rules(game, rules)
     if rules is None:
         rules = g.build_rules()
     if not 1 <= s.games <= MAX_GAMES:

@@ -36,6 +36,9 @@ class RunSettings:
     dashboard: bool = False
     connect_timeout: float | None = None
 
+    def __post_init__(self):
+        check_settings(self)
+
     def replace(self, **changes) -> "RunSettings":
         """A copy with some settings changed."""
         return dataclasses.replace(self, **changes)
@@ -44,6 +47,45 @@ class RunSettings:
     def on_cluster(self) -> bool:
         """Whether the chunks go to a Dask cluster."""
         return self.scheduler is not None or self.workers is not None
+
+
+#: the largest game count and seed a run takes (the engine's 64-bit game index)
+_MAX_INT64 = 2**63 - 1
+
+
+def _whole(value, name: str, lo: int, hi: int, allow_none: bool) -> None:
+    from .errors import ApiError
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) and not _is_np_int(value):
+        raise ApiError(f"{name} must be an integer{' or None' if allow_none else ''}, not "
+                       f"{value!r} ({type(value).__name__}); allowed: {lo} to {hi}")
+    if not lo <= int(value) <= hi:
+        raise ApiError(f"{name} {int(value)} is not allowed; allowed: {lo} to {hi}")
+
+
+def _is_np_int(value) -> bool:
+    import numpy as np
+    return isinstance(value, np.integer)
+
+
+def check_settings(s: "RunSettings") -> None:
+    """ApiError (a TricksimError) naming the first setting of the wrong type or range."""
+    from .errors import ApiError
+    _whole(s.games, "games", 1, _MAX_INT64, False)
+    _whole(s.seed, "seed", 0, _MAX_INT64, True)
+    _whole(s.threads, "threads", 1, 4096, True)
+    _whole(s.chunk_size, "chunk_size", 1, _MAX_INT64, True)
+    _whole(s.workers, "workers", 1, 1 << 20, True)
+    for name in ("summary_only", "resume", "dashboard"):
+        if not isinstance(getattr(s, name), bool):
+            raise ApiError(f"{name} must be True or False, not {getattr(s, name)!r}")
+    if s.scheduler is not None and not isinstance(s.scheduler, str):
+        raise ApiError(f"scheduler must be an address string such as 'tcp://HOST:8786', "
+                       f"not {s.scheduler!r}")
+    t = s.connect_timeout
+    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0):
+        raise ApiError(f"connect_timeout must be a positive number of seconds, not {t!r}")
 
 
 def settings_from(settings: RunSettings | None, **given) -> RunSettings:

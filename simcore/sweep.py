@@ -670,7 +670,10 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     game-level figures are then summed over the rotations before pairing.
     """
     from .bits import seed_from_entropy
+    from .engine import check_rules
     g = get_game(game)
+    rules_a = check_rules(game, rules_a, "rules_a") or g.build_rules()
+    rules_b = check_rules(game, rules_b, "rules_b") or g.build_rules()
     if g.seats(rules_a) != g.seats(rules_b):
         raise TricksimError(f"rule set A has {g.seats(rules_a)} seats and B "
                             f"{g.seats(rules_b)}: a paired comparison needs the same seats")

@@ -52,6 +52,12 @@ class Game:
     # ----- rules -------------------------------------------------------
     def build_rules(self, preset=None, rules_file=None, assignments=(), players=None) -> RuleSet:
         """A validated rule set from a preset, a TOML file, ``--set`` pairs and ``--players``."""
+        from ..errors import ApiError
+        if isinstance(assignments, (str, bytes)):
+            raise ApiError(f"assignments must be a list of 'NAME=VALUE' strings, not one "
+                           f"string: write [{assignments!r}]")
+        if isinstance(players, bool) or players is not None and not isinstance(players, int):
+            raise ApiError(f"players must be an integer or None, not {players!r}")
         overrides = {}
         if players is not None:
             if "players" in self.rulebook.options:
@@ -87,6 +93,12 @@ class Game:
         names and kernel ids."""
         from ..pimc_names import join_pimc_parameters
         n = self.seats(rules)
+        if isinstance(names, str):          # the CLI's form: one name or a comma list
+            names = names.split(",")
+        if names is not None and not all(isinstance(s, str) for s in names):
+            raise RulesError(f"policies must be policy names (strings), one for every seat "
+                             f"or one per seat, not {names!r}; policies: "
+                             + ", ".join(self.policies))
         names = [s.strip() for s in names] if names else ["random"]
         names = join_pimc_parameters(names, self.policy_parameter_keys)
         if len(names) == 1:

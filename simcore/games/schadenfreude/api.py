@@ -47,6 +47,11 @@ class Engine(EngineBase):
 
     game = "schadenfreude"
     policies = POLICIES
+    n_actions = 50
+
+    def make_state_spec(self):
+        from .layout import state_spec
+        return state_spec(self.rules)
 
     def __init__(self, rules):
         self.rules = rules

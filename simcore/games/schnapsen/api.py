@@ -123,6 +123,11 @@ class Engine(EngineBase):
     game = "schnapsen"
     seats = 2
     policies = POLICIES
+    n_actions = N_ACTIONS
+
+    def make_state_spec(self):
+        from .layout import state_spec
+        return state_spec(self.rules)
 
     def __init__(self, rules):
         self.rules = rules

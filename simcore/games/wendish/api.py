@@ -23,7 +23,7 @@ from ...bits import game_stream
 from ...engine import EngineBase
 from ...options import RuleSet
 from .cards import SUITS, V_OFFICERS, VARIANT_DECK, VARIANTS, mask_cards
-from .engine import (CONTRACTS, MAX_LEGAL, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
+from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
                      O_COUNT, O_COVERED, O_DEAL, O_DEALER, O_DECLARER, O_DISCARDS,
                      O_FIRST_TRICK, O_HAND, O_LEADER, O_LUST_N, O_NDISCARDS, O_PHASE, O_PLAYED,
                      O_PLAYED_BY, O_POINTS, O_QC_BY, O_QS_BY, O_SCORES, O_SKAT, O_TAKER,
@@ -54,6 +54,11 @@ class Engine(EngineBase):
 
     game = "wendish"
     policies = POLICIES
+    n_actions = N_ACTIONS
+
+    def make_state_spec(self):
+        from .layout import state_spec
+        return state_spec(self.rules)
 
     def __init__(self, rules=None):
         if rules is None:
