@@ -213,21 +213,27 @@ def position_info(eng, record, deal, at, st):
     return None
 
 
+def _same_view(eng, st, w, seat) -> bool:
+    """Whether ``seat`` observes the same in ``st`` and the world ``w``: the engine's
+    observation of each, ``OBS_SIZE`` words (the kernel writes that many and no more)."""
+    from .engine import OBS_SIZE, py_observe
+    o1 = np.zeros(OBS_SIZE, np.int64)
+    o2 = np.zeros(OBS_SIZE, np.int64)
+    py_observe(eng.r, st, seat, o1)
+    py_observe(eng.r, w, seat, o2)
+    return bool(np.array_equal(o1, o2))
+
+
 def _officers_world(eng, st, seat, rng):
     """Officers': a copy of ``st`` whose face-down cards still covered (both seats', the
     mover's own included: nobody has seen them) are re-dealt uniformly under the same
     face-up cards, by the ``pimc`` player's sampler (one rule, written once in pimc.py);
     the face-up cards, the cards played and the rest stay.  None if the world would
     show ``seat`` anything else than ``st`` does (a guard: it never should)."""
-    from .engine import OBS_SIZE, py_observe
     from .pimc import sample_world as pimc_sample_world
     w = np.empty_like(st)
     pimc_sample_world(st, seat, np.uint64(rng.integers(0, 2**63)), w)
-    o1 = np.zeros(OBS_SIZE, np.int64)
-    o2 = np.zeros(OBS_SIZE, np.int64)
-    py_observe(eng.r, st, seat, o1)
-    py_observe(eng.r, w, seat, o2)
-    if not np.array_equal(o1, o2):
+    if not _same_view(eng, st, w, seat):
         return None
     w[ST_RNG] = np.int64(rng.integers(0, 2**63))
     return w
@@ -244,7 +250,6 @@ def sample_world(eng, st, seat, rng, info):
     from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
                          ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
                          ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
-    from .engine import py_observe
     if int(st[ST_VARIANT]) == V_OFFICERS:
         return _officers_world(eng, st, seat, rng)
     n = int(st[ST_N])
@@ -292,11 +297,7 @@ def sample_world(eng, st, seat, rng, info):
         if c < 0:
             return None
         w[ST_TEAM0] = (1 << int(st[ST_DECLARER])) | (1 << c)
-    o1 = np.zeros(80, np.int64)
-    o2 = np.zeros(80, np.int64)
-    py_observe(eng.r, st, seat, o1)
-    py_observe(eng.r, w, seat, o2)
-    if not np.array_equal(o1, o2):
+    if not _same_view(eng, st, w, seat):
         return None
     w[ST_RNG] = np.int64(rng.integers(0, 2**63))
     return w
