@@ -1,0 +1,126 @@
+"""The open-card solvers against plain references that share no move generation or
+scoring with them (tests/naive_search.py, on the naive rule references), on positions
+with three and four tricks left, in every variant: the depths where the search's
+ordering, merging, bounds and table have something to do (with one or two tricks
+left most cards are forced)."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from naive_schnapsen import NaiveDeal
+from naive_search import schnapsen_value, wendish_value
+from simcore import get_game
+
+
+# ----- Wendish -----------------------------------------------------------------------------
+def _wendish_deep_positions(r, seed, per_depth):
+    """``per_depth`` card-play positions with exactly three and as many with four tricks
+    to go (a random number of the current trick's cards played)."""
+    from test_wendish_solver import late_positions
+    from simcore.games.wendish.engine import STATE_SIZE, ST_NTRICKS, ST_TRICKS_DONE
+    pos = np.zeros((12 * per_depth, STATE_SIZE), np.int64)
+    late_positions(r, seed, len(pos), 4, pos)
+    left = pos[:, ST_NTRICKS] - pos[:, ST_TRICKS_DONE]
+    out = [p for d in (3, 4) for p in pos[left == d][:per_depth]]
+    assert len(out) == 2 * per_depth
+    return out
+
+
+def _open_wedding(st, decl):
+    """``st`` rewritten into a first-trick wedding of ``decl`` whose partner is still
+    open (``decl`` has won every trick so far)."""
+    from simcore.games.wendish import engine as E
+    st = st.copy()
+    n = int(st[E.ST_N])
+    st[E.ST_CONTRACT] = E.WEDDING
+    st[E.ST_DECLARER] = decl
+    st[E.ST_FIRST_TRICK] = 1
+    st[E.ST_CALLED] = -1
+    st[E.ST_CBIT] = 0
+    st[E.ST_TEAMS_PUBLIC] = 0
+    st[E.ST_TEAM0] = 1 << decl
+    for field in (E.ST_PTS, E.ST_NTR):
+        total = int(st[field:field + n].sum())
+        st[field:field + n] = 0
+        st[field + decl] = total
+    return st
+
+
+@pytest.mark.parametrize("variant,per_depth,wedding", [
+    ("four", 25, False), ("three", 25, False), ("three_sharp", 25, False),
+    ("officers", 25, False), ("four", 10, True), ("three", 10, True)])
+def test_wendish_solver_equals_a_naive_search_three_and_four_tricks_left(
+        variant, per_depth, wedding):
+    """``solve`` (alpha-beta, merged cards, bounds, the table) against a memoised plain
+    minimax on the naive rules, with three and four tricks to go; ``wedding``: the
+    positions rewritten into a first-trick wedding whose partner is still open
+    (deadline 16), where the sides change with the trick another seat wins."""
+    from simcore.games.wendish.engine import ST_N, ST_TRICK_N
+    from simcore.games.wendish.rules import rules_array
+    from simcore.games.wendish.solver import new_work, solve
+    sets = [f"variant={variant}"] + (["wedding_deadline=16"] if wedding else [])
+    rules = get_game("wendish").build_rules(assignments=sets)
+    r = rules_array(rules)
+    work = new_work()
+    positions = _wendish_deep_positions(r, 29 + wedding, per_depth)
+    values = set()
+    for i, st in enumerate(positions):
+        if wedding:
+            st = _open_wedding(st, i % int(st[ST_N]))
+        want = wendish_value(st, rules["wedding_deadline"])
+        assert solve(r, st, work) == want, (i, st.tolist())
+        values.add(want)
+    assert any(st[ST_TRICK_N] > 0 for st in positions)
+    assert len(values) > per_depth // 2           # not a few trivial values
+
+
+# ----- Schnapsen ----------------------------------------------------------------------------
+def _schnapsen_deep_positions(eng, rules, seed, count, rng):
+    """(engine state, naive deal) pairs with three or four tricks left (the talon gone or
+    closed, three or four cards a hand), reached by random legal play (no resigning)
+    replayed on the naive reference."""
+    from test_schnapsen_engine import items_of                      # noqa: F401
+    from simcore.games.schnapsen.api import deal_start_of
+    from simcore.games.schnapsen.engine import (A_PASS, A_RESIGN, S_CLOSER, S_HAND, S_MATCH,
+                                                S_TALON_LEFT)
+    out = []
+    index = 0
+    while len(out) < count:
+        st = eng.new(seed, index)
+        index += 1
+        want = 3 + len(out) % 2
+        naive = NaiveDeal(rules, deal_start_of(st), [int(x) for x in st[S_MATCH:S_MATCH + 2]])
+        while not eng.deal_over(st):
+            sizes = [bin(int(st[S_HAND + p])).count("1") for p in range(2)]
+            strict = int(st[S_CLOSER]) >= 0 or int(st[S_TALON_LEFT]) == 0
+            if strict and max(sizes) == want and rng.random() < 0.5:
+                out.append((st.copy(), naive))
+                break
+            legal = [a for a in eng.legal(st) if a != A_RESIGN]
+            a = rng.choice(legal)
+            item = (eng.to_move(st), "pass") if a == A_PASS else eng.action_to_record(st, a)
+            eng.apply(st, a)
+            naive.apply(item)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["austrian", "tournament", "odd"])
+def test_schnapsen_solver_equals_a_naive_search_three_and_four_tricks_left(variant):
+    """``solve`` (MTD(f), ordering, the table, the claim shortcut) against minimax over
+    the naive reference's legal items (claims, marriages, passes), signed game points."""
+    from test_schnapsen_engine import VARIANTS
+    from simcore.games.schnapsen.solver import new_work, solve
+    rules = VARIANTS[variant]
+    eng = get_game("schnapsen").engine(rules)
+    rng = random.Random(variant)
+    work = new_work()
+    values = []
+    for k, (st, naive) in enumerate(_schnapsen_deep_positions(eng, rules, 13, 40, rng)):
+        seat = k % 2
+        want = schnapsen_value(naive, seat)
+        assert solve(eng.r, st, seat, work) == want, (k, st.tolist())
+        values.append(want)
+    assert len(set(values)) >= 4
