@@ -99,12 +99,13 @@ def test_a_killed_worker_s_chunks_are_played_elsewhere_with_the_same_result(clie
     assert_same(base, res)
     # the nanny starts a new worker process in place of the killed one
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        after = worker_pids(client)
-        if len(after) == 2:
-            break
+    after = worker_pids(client)
+    while len(after) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
+        after = worker_pids(client)
+    assert len(after) == 2, f"no replacement worker within 60 s: {after}"
     assert before[killed[0][0]] not in after.values()
+    assert len(set(after.values()) - set(before.values())) == 1, (before, after)
 
 
 def test_an_unreachable_scheduler_is_one_clear_error():

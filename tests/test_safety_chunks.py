@@ -225,7 +225,9 @@ def test_a_run_of_any_size_starts_at_once_in_flat_memory(tmp_path):
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(proc.stdout.strip().splitlines()[-1])
     for name, figure in figures.items():
-        assert figure["seconds"] < 1.0, (name, figure)
+        # two or three chunks of 1,000 games: well under a second alone; the margin is
+        # generous for a loaded machine (listing 10**9 chunks takes minutes and memory)
+        assert figure["seconds"] < 30, (name, figure)
         assert figure["peak bytes"] < 16 * 2**20, (name, figure)
     for measure in ("seconds", "peak bytes"):
         info = json.loads((tmp_path / f"{measure}-big" / "run.json").read_text())
