@@ -131,7 +131,7 @@ def consistency_of(rules):
                     down |= 1 << (b - 1)
                 elif not played >> c & 1:   # played: the card under it turned up
                     return f"field under: card {c} lies on a card but is neither held nor played"
-            places.append(down)
+            places.append(down & ~up & ~played)
         elif any(w[ST_UNDER:ST_UNDER + 4]):
             return "field under is 0 outside Officers"
         if skat_n:
