@@ -91,7 +91,7 @@ def fields(rules) -> list[Field]:
         Field("schwarz", ST_SCHWARZ, 1, 0, 1),
         *_per_seat("delta", ST_DELTA, n),
         *_per_seat("played_by", ST_PLAYED_BY, n, **cards),
-        *_per_seat("void", ST_VOID, n, **cards),
+        *_per_seat("void", ST_VOID, n, lo=0, hi=ALL, mask=ALL, what="a card mask"),
     ]
 
 
