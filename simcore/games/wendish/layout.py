@@ -91,7 +91,7 @@ def fields(rules) -> list[Field]:
         Field("schwarz", ST_SCHWARZ, 1, 0, 1),
         *_per_seat("delta", ST_DELTA, n),
         *_per_seat("played_by", ST_PLAYED_BY, n, **cards),
-        *_per_seat("void", ST_VOID, n, **cards),
+        *_per_seat("void", ST_VOID, n, lo=0, hi=ALL, mask=ALL, what="a card mask"),
     ]
 
 
@@ -131,7 +131,7 @@ def consistency_of(rules):
                     down |= 1 << (b - 1)
                 elif not played >> c & 1:   # played: the card under it turned up
                     return f"field under: card {c} lies on a card but is neither held nor played"
-            places.append(down)
+            places.append(down & ~up & ~played)
         elif any(w[ST_UNDER:ST_UNDER + 4]):
             return "field under is 0 outside Officers"
         if skat_n:
