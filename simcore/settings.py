@@ -59,8 +59,8 @@ def _whole(value, name: str, lo: int, hi: int, allow_none: bool) -> None:
         return
     if isinstance(value, bool) or not isinstance(value, int) and not _is_np_int(value):
         raise ApiError(f"{name} must be an integer{' or None' if allow_none else ''}, not "
-                       f"{value!r} ({type(value).__name__}); allowed: {lo} to {hi}")
-    if not lo <= int(value) <= hi:
+                       f"{value!r} ({type(value).__name__})")
+    if lo is not None and not lo <= int(value) <= hi:
         raise ApiError(f"{name} {int(value)} is not allowed; allowed: {lo} to {hi}")
 
 
@@ -70,22 +70,22 @@ def _is_np_int(value) -> bool:
 
 
 def check_settings(s: "RunSettings") -> None:
-    """ApiError (a TricksimError) naming the first setting of the wrong type or range."""
+    """ApiError (a TricksimError) naming the first setting of the wrong type, or a game
+    count out of range (the other ranges are checked where a run starts, with the
+    CLI's wording: the thread count depends on the machine, the seed on a resumed run)."""
     from .errors import ApiError
-    _whole(s.games, "games", 1, _MAX_INT64, False)
-    _whole(s.seed, "seed", 0, _MAX_INT64, True)
-    _whole(s.threads, "threads", 1, 4096, True)
-    _whole(s.chunk_size, "chunk_size", 1, _MAX_INT64, True)
-    _whole(s.workers, "workers", 1, 1 << 20, True)
+    _whole(s.games, "games", None, None, False)
+    if not 1 <= int(s.games) <= _MAX_INT64:
+        raise ApiError(f"--games {int(s.games)} is not allowed; allowed: a positive integer, "
+                       f"at most 2**63 - 1 = {_MAX_INT64}")
+    for name in ("seed", "threads", "chunk_size", "workers"):
+        _whole(getattr(s, name), name, None, None, True)
     for name in ("summary_only", "resume", "dashboard"):
-        if not isinstance(getattr(s, name), bool):
+        if not isinstance(getattr(s, name), (bool, type(None))):
             raise ApiError(f"{name} must be True or False, not {getattr(s, name)!r}")
     if s.scheduler is not None and not isinstance(s.scheduler, str):
         raise ApiError(f"scheduler must be an address string such as 'tcp://HOST:8786', "
                        f"not {s.scheduler!r}")
-    t = s.connect_timeout
-    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0):
-        raise ApiError(f"connect_timeout must be a positive number of seconds, not {t!r}")
 
 
 def settings_from(settings: RunSettings | None, **given) -> RunSettings:

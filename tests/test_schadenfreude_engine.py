@@ -137,7 +137,7 @@ def test_apply_refuses_illegal_actions_and_changes_nothing():
         with pytest.raises(ValueError, match="must follow the lead suit.*; legal: "
                                              r"\['play "):
             eng.apply(st, off[0])
-    with pytest.raises(ValueError, match="is not an action"):
+    with pytest.raises(ValueError, match="is not an action|action code"):
         eng.apply(st, 50)
     assert (st == before).all()
     with pytest.raises(ValueError, match="still being played"):
