@@ -113,7 +113,7 @@ def test_worlds_keep_what_the_seat_sees(records):
     """Every sampled Wendish world shows the seat to move exactly its observation, keeps
     the hidden hands' sizes and never gives a seat a suit it did not follow."""
     from simcore.games.wendish import hand
-    from simcore.games.wendish.engine import ST_HAND, ST_VOID, py_observe
+    from simcore.games.wendish.engine import OBS_SIZE, ST_HAND, ST_VOID, py_observe
     rec = json.loads(records["wendish"].read_text().splitlines()[0])
     eng = engine("wendish")
     st = eng.from_record(rec, 1, 20)
@@ -125,7 +125,7 @@ def test_worlds_keep_what_the_seat_sees(records):
         if w is None:
             continue
         got += 1
-        o1, o2 = np.zeros(80, np.int64), np.zeros(80, np.int64)
+        o1, o2 = np.zeros(OBS_SIZE, np.int64), np.zeros(OBS_SIZE, np.int64)
         py_observe(eng.r, st, seat, o1)
         py_observe(eng.r, w, seat, o2)
         assert np.array_equal(o1, o2)
@@ -156,3 +156,23 @@ def test_bad_record(invoke, records, tmp_path):
     wrec = json.loads(records["wendish"].read_text().splitlines()[0])
     n = len(wrec["deals"][0]["actions"])
     one_error_line(invoke("analyse", records["wendish"], "--at", n), "nobody is to act")
+
+
+def test_wendish_worlds_are_compared_on_obs_size_words(records, monkeypatch):
+    """The sampler compares observations of the engine's OBS_SIZE words (issue 20, item
+    11: it allocated a hard-coded 80)."""
+    from simcore.games.wendish import engine as weng, hand
+    sizes = []
+    original = weng.py_observe
+
+    def observe(r, st, seat, out):
+        sizes.append(len(out))
+        return original(r, st, seat, out)
+    monkeypatch.setattr(weng, "py_observe", observe)
+    rec = json.loads(records["wendish"].read_text().splitlines()[0])
+    eng = engine("wendish")
+    st = eng.from_record(rec, 1, 20)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        hand.sample_world(eng, st, eng.to_move(st), rng, None)
+    assert sizes and set(sizes) == {weng.OBS_SIZE}
