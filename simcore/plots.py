@@ -211,11 +211,16 @@ def game_figure(result):
     unit = result.runs[0].contract.unit
     metrics = game_metric_names(result)
     names = metric_labels(result.runs)
-    ncol = min(4, max(1, len(metrics)))
+    nvar = max(1, len(result.runs))
+    panel = max(3.6, 0.75 * nvar + 0.5)                 # inches per panel
+    ncol = min(max(1, int(16 // panel)), 4, max(1, len(metrics)))
     nrow = int(np.ceil(len(metrics) / ncol)) or 1
-    long_labels = max((len(label) for label in result.labels), default=0) > 12
-    fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, (2.9 if long_labels else 2.5)
-                                                  * nrow + 0.8),
+    width = max(8, int(panel * 16 / nvar))              # characters per tick label
+    ticks = [_wrap(label, width) for label in result.labels]
+    tilt = any(len(line) > width for t in ticks for line in t.split("\n"))
+    lines = max(t.count("\n") + 1 for t in ticks)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(panel * ncol, (2.4 + 0.12 * lines
+                                                               + 0.5 * tilt) * nrow + 0.8),
                              squeeze=False, layout="constrained")
     x = np.arange(len(result.runs))
     for ax, metric in zip(axes.flat, metrics):
@@ -236,16 +241,19 @@ def game_figure(result):
         ok = np.isfinite(vals)
         ax.bar(x[ok], vals[ok], yerr=[(vals - lows)[ok], (highs - vals)[ok]], capsize=3,
                color="tab:blue")
-        for xi in x[~ok]:
+        if not ok.any():                            # no variant has this figure
+            ax.set_yticks([])
+            ax.text(0.5, 0.5, "n/a: no variant played such a deal", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=8, color="grey")
+        for xi in x[~ok] if ok.any() else ():
             ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
         for xi in x[ok & (vals == 0)]:              # a bar of height 0 is not missing
-            ax.text(xi, 0, "0", ha="center", va="bottom", fontsize=7)
+            ax.text(xi + 0.06, 0, "0", ha="left", va="bottom", fontsize=7)
         ax.set_title(_wrap(names.get(metric, _words(metric)), 34), fontsize=9)
         ax.set_ylabel("%" if scale == 100.0 else _wrap(mean_unit(metric, unit), 22),
                       fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
-        ax.set_xticks(x, [_wrap(label, 18) for label in result.labels],
-                      rotation=30 if long_labels else 0, ha="right" if long_labels else "center",
+        ax.set_xticks(x, ticks, rotation=30 if tilt else 0, ha="right" if tilt else "center",
                       fontsize=7)
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
