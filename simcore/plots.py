@@ -241,7 +241,11 @@ def game_figure(result):
         ok = np.isfinite(vals)
         ax.bar(x[ok], vals[ok], yerr=[(vals - lows)[ok], (highs - vals)[ok]], capsize=3,
                color="tab:blue")
-        for xi in x[~ok]:
+        if not ok.any():                            # no variant has this figure
+            ax.set_yticks([])
+            ax.text(0.5, 0.5, "n/a: no variant played such a deal", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=8, color="grey")
+        for xi in x[~ok] if ok.any() else ():
             ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
         for xi in x[ok & (vals == 0)]:              # a bar of height 0 is not missing
             ax.text(xi + 0.06, 0, "0", ha="left", va="bottom", fontsize=7)
