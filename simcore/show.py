@@ -13,6 +13,7 @@ import importlib
 from .errors import ReplayError, TricksimError
 from .games import REGISTRY, get_game
 from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
+from .text import counted
 
 
 def narrator_class(game: str):
@@ -125,7 +126,7 @@ def show_record(record, line: int | str | None = None) -> list[str]:
     narr = narrator_class(record["game"])(eng)
     seats = len(record["policies"])
     out = [f"{record['game']}: seed {record['seed']}, index {record['index']}, "
-           f"{len(record['deals'])} {narr.deal_word}{'s' if len(record['deals']) != 1 else ''}",
+           + counted(len(record['deals']), narr.deal_word),
            "rules: " + eng.rules.canonical(),
            "players: " + ", ".join(f"seat {p} {record['policies'][p]}" for p in range(seats)),
            narr.legend]

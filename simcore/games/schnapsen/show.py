@@ -6,6 +6,7 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 from __future__ import annotations
 
 from ...show import NarratorBase, cards, says
+from ...text import counted
 from .engine import A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN
 
 _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
@@ -97,7 +98,7 @@ class Narrator(NarratorBase):
         v = self.eng.view(st, 0)
         w = e["winner"]
         return [f"deal {v['deal']} ends: {says(self.who(w), 'win')} "
-                f"{e['game_points']} game point{'s' if e['game_points'] != 1 else ''} by "
+                f"{counted(e['game_points'], 'game point')} by "
                 f"{_REASONS[e['reason']]}; card points {e['card_points'][0]}-"
                 f"{e['card_points'][1]} (marriages that count included), tricks "
                 f"{e['tricks'][0]}-{e['tricks'][1]}; match points to go "
@@ -116,9 +117,9 @@ class Narrator(NarratorBase):
         if v["talon"] == 0:
             talon = "the talon is used up"
         elif v["closer"] >= 0:
-            talon = f"the talon ({v['talon']} cards) was closed by {self.who(v['closer'])}"
+            talon = f"the talon ({counted(v['talon'], 'card')}) was closed by {self.who(v['closer'])}"
         else:
-            talon = f"talon {v['talon']} cards, trump card {v['trump_card']}"
+            talon = f"talon {counted(v['talon'], 'card')}, trump card {v['trump_card']}"
         out = [f"your hand: {cards(v['hand'])}",
                f"trumps {_SUIT_WORDS[v['trump']]}; {talon}"]
         if v["phase"] == "follow":

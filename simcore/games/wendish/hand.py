@@ -17,6 +17,7 @@ from numba import njit
 from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...bits import popcount
 from ...errors import TricksimError
+from ...text import counted
 from .cards import (BLACK_QUEENS, QC, QS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
                     VARIANT_SKAT, card_name, mask_cards, parse_card)
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_QUIET, A_SOLO, A_WEDDING, P_DISCARD,
@@ -199,7 +200,7 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     if failed:
         raise TricksimError(f"impossible: no deal completes this hand so that the owner "
                             f"{'takes' if setup_.extra['want_taker'] else 'leaves'} the skat "
-                            f"({failed} of {deals} deals tried {MAX_TRIES:,} times)")
+                            f"({failed} of {counted(deals, 'deal')} tried {MAX_TRIES:,} times)")
     return scores, wins
 
 

@@ -9,6 +9,7 @@ seat's quiet solo).
 from __future__ import annotations
 
 from ...show import NarratorBase, cards, says as _s
+from ...text import counted
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO,
                      A_WEDDING)
 
@@ -51,7 +52,7 @@ class Narrator(NarratorBase):
         if start["skat"] and self.viewer is None:
             out.append(f"  skat: {cards(start['skat'])}")
         elif start["skat"]:
-            out.append(f"  skat: {len(start['skat'])} cards face down")
+            out.append(f"  skat: {counted(len(start['skat']), 'card')} face down")
         return out
 
     def action(self, before, a, after) -> list[str]:
@@ -88,8 +89,10 @@ class Narrator(NarratorBase):
                     "a normal game)"]
         deadline = self.eng.rules["wedding_deadline"]
         if a == A_FIRST_TRICK:
-            return [f"{_s(me, 'announce')} a wedding: the first other player to win one of "
-                    f"the first {deadline} tricks is the partner"]
+            within = ("the first trick" if deadline == 1 else
+                      f"one of the first {counted(deadline, 'trick')}")
+            return [f"{_s(me, 'announce')} a wedding: the first other player to win "
+                    f"{within} is the partner"]
         return [f"{_s(me, 'announce')} a wedding, calling {eng.describe(a).split()[1]}: "
                 "its holder is the partner"]
 
