@@ -186,7 +186,7 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
             p = eng.to_move(st)
             if p == seat:
                 click.echo("\n".join(narr.view(st, seat)))
-                a = read_choice(narr, eng, st, eng.legal(st))
+                a = read_choice(narr, eng, st, narr.menu_order(st, eng.legal(st)))
                 if a is None:
                     click.echo("quit: the game is not finished, nothing is saved")
                     return

@@ -180,6 +180,28 @@ class NarratorBase:
         """The short code a player types for ``action`` (default: its description)."""
         return self.eng.describe(action)
 
+    def card_key(self, state, name: str):
+        """Where the card ``name`` goes in a hand as shown (default: as the engine lists
+        cards).  A game's narrator sorts by suit, then rank, as its players do."""
+        return 0
+
+    def sorted_cards(self, state, names) -> list[str]:
+        """Card names in the order hands are shown (``card_key``), everywhere the
+        narration lists a hand: as dealt, before a move, cards drawn or turned up."""
+        return sorted(names, key=lambda c: self.card_key(state, c))
+
+    def card_of(self, action: int) -> str | None:
+        """The card an action plays or puts away (its name), None for other actions."""
+        return None
+
+    def menu_order(self, state, legal) -> list[int]:
+        """The legal actions as the choices menu lists them: the cards in the hand's
+        order (so choice 1 is the hand's first playable card), then the other actions
+        in the engine's order."""
+        cards_ = [a for a in legal if self.card_of(a) is not None]
+        rest = [a for a in legal if self.card_of(a) is None]
+        return sorted(cards_, key=lambda a: self.card_key(state, self.card_of(a))) + rest
+
 
 def numbered(k: int | None, lines: list[str]) -> list[str]:
     """An action's lines with its number in the deal (``k``, from 0) before the first:
