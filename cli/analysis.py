@@ -180,7 +180,8 @@ def register_analyse(cli, user_errors):
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4 --open
         """
-        from simcore.analysis import analyse_position, position_table, read_record
+        from simcore.analysis import (analyse_position, position_lines, position_table,
+                                      read_record)
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)
         rec = read_record(record_file, index)
@@ -188,8 +189,10 @@ def register_analyse(cli, user_errors):
         t0 = time.perf_counter()
         pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
         took = time.perf_counter() - t0
-        click.echo(f"{rec['game']} record {index}, deal {deal}, after {counted(at, 'action')}: seat "
-                   f"{pos.seat} to move")
+        click.echo(f"{rec['game']} record {index}, deal {deal}, after {counted(at, 'action')}: "
+                   f"seat {pos.seat} to move")
+        for line in position_lines(rec, deal, at):
+            click.echo(line)
         if pos.exact:
             click.echo("open-card values (every card known, as in the record), from seat "
                        f"{pos.seat}'s view")

@@ -388,6 +388,20 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     return Position(seat, acts, labels, actual, res, best, got, tries, False, players)
 
 
+def position_lines(record: dict, deal: int, at: int) -> list[str]:
+    """The position ``analyse`` values, as the seat to move sees it (the game's
+    narrator, as ``tricksim play`` shows it to that seat): its hand, what is public
+    (the trick so far, Schnapsen's trump card and talon, Officers' face-up cards, the
+    contract and what was announced), the scores; "you" is the seat to move."""
+    from .show import engine_for, narrator_class
+    eng = engine_for(record)
+    st = eng.from_record(record, deal, at)
+    seat = eng.to_move(st)
+    narr = narrator_class(record["game"])(eng, viewer=seat)
+    return [f"the position, as seat {seat} sees it (\"you\"):"] + \
+        ["  " + line for line in narr.view(st, seat)]
+
+
 def position_table(pos: Position) -> str:
     """Every legal action with its value, the best marked ``*``, the record's own ``<``."""
     rows = []

@@ -139,6 +139,26 @@ class Narrator(NarratorBase):
         return [f"deal {v['deal']} ends: {contract}; card points {sides}: {outcome}; "
                 f"scores {scores} (totals {totals})"]
 
+    def _contract_phase(self, v, seat: int) -> list[str]:
+        """Before play: what ``seat``, to move, decides and what was announced so far."""
+        phase, n = v["phase"], v["players"]
+        if v["to_move"] != seat:
+            return []
+        if phase == "pickup":
+            return ["you take the skat (the black queens' holder, else forehand, does)"]
+        if phase == "discard":
+            return [f"you put away {counted(2 - v['discarded'], 'more card')} (not a black "
+                    "queen); then the contract is made"]
+        if phase == "lust":
+            k = v["lust_decisions"]
+            passed = [(seat - k + i) % n for i in range(k)]
+            return ["Lust Solo: " + (f"{self._seats(passed)} passed; " if passed else
+                                     "you decide first; ") + "you pass or announce one"]
+        if phase == "old_ones":
+            return ["nobody announced a Lust Solo and you hold both Old Ones (QC QS): "
+                    "a quiet solo or a wedding"]
+        return []
+
     def result(self, st) -> list[str]:
         """The game's final scores."""
         scores = self.eng.result(st)["scores"]
@@ -163,6 +183,7 @@ class Narrator(NarratorBase):
             out.append(f"the skat you took: {cards(self.sorted_cards(st, v['skat']))}"
                        + (f"; put away: {cards(self.sorted_cards(st, v['discards']))}"
                           if v["discards"] else ""))
+        out.extend(self._contract_phase(v, seat))
         if v["phase"] == "play":
             known = _CONTRACT_WORDS[v["contract"]]
             if v["declarer"] is not None:
