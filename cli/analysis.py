@@ -138,7 +138,8 @@ def register(cli, rule_options, user_errors):
         if out is not None:
             plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
             click.echo(f"wrote {out}")
-        click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played in {took:.2f} s",
+        click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played "
+                   f"in {took:.2f} s",
                    err=True)
 
     return hand

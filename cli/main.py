@@ -335,7 +335,8 @@ def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> 
     rate = played / wall if wall > 0 else float("inf")
     timing = (f"in {wall:.2f}s ({rate:,.0f} games/s, seed {rot.seed})" if played else
               f"already played (seed {rot.seed}): the rotations' run folders were reused")
-    click.echo(f"{counted(len(rot.runs), 'rotation')} x {counted(games, 'game')} {timing}; wrote {out_dir}/ "
+    click.echo(f"{counted(len(rot.runs), 'rotation')} x {counted(games, 'game')} {timing}; "
+               f"wrote {out_dir}/ "
                "(rotation.csv, rotation_diff.csv, rotation.json, report.md, rotations/)",
                err=True)
 
@@ -550,7 +551,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         click.echo(integer_columns(result.table).to_csv(index=False), nl=False)
     else:
         click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
-    click.echo(f"{counted(len(result.runs), 'variant')} x {counted(games, 'game')} (seed {result.seed}); wrote "
+    click.echo(f"{counted(len(result.runs), 'variant')} x {counted(games, 'game')} "
+               f"(seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
                "sweep.json)", err=True)
 

@@ -32,7 +32,8 @@ def bot_policies(eng, policy: str | None, seat: int, default: str) -> list[str]:
                                 "(--seat)")
         names = [names[0] if p != seat else HUMAN for p in range(n)]
     elif len(names) != n:
-        raise TricksimError(f"--policy lists {counted(len(names), 'player')}, the game has {n} seats; "
+        raise TricksimError(f"--policy lists {counted(len(names), 'player')}, the game has "
+                            f"{n} seats; "
                             f"give one name for every bot, or {n} names with '{HUMAN}' at "
                             f"your seat ({seat})")
     elif names[seat] != HUMAN or names.count(HUMAN) != 1:

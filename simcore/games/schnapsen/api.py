@@ -155,7 +155,8 @@ class Engine(EngineBase):
             raise TricksimError(f"deal {deal} is not in the record (it has {len(deals)})")
         n_act = len(deals[deal]["actions"])
         if upto is not None and not 0 <= upto <= n_act:
-            raise TricksimError(f"upto {upto} is not allowed; deal {deal} has {count_words(n_act, 'action')}")
+            raise TricksimError(f"upto {upto} is not allowed; deal {deal} has "
+                                f"{count_words(n_act, 'action')}")
         r = self.r
         pids = None
         try:

@@ -253,9 +253,9 @@ def sample_world(eng, st, seat, rng, info):
     Officers': the face-down cards still covered, both seats' (``_officers_world``).
     Otherwise: the other hands, the discards unless ``seat`` took the skat, and the skat
     itself before its taker picks it up (holding the black queens the taker's own hand
-    lacks, as the taker rule says), keeping every holding's size; None when the draw breaks what ``seat`` knows (a card of a suit
-    a seat did not follow, QC away from the skat taker, discarded black queens, a
-    different observation).  Where the sides are still hidden the contract and sides
+    lacks, as the taker rule says), keeping every holding's size; None when the draw
+    breaks what ``seat`` knows (a card of a suit a seat did not follow, QC away from the
+    skat taker, discarded black queens, a different observation).  Where the sides are still hidden the contract and sides
     follow the black queens' holders (a normal game or, both in one hand, a quiet solo)."""
     from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
                          ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
