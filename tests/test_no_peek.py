@@ -97,11 +97,12 @@ def test_schnapsen_worlds_keep_what_the_seat_saw():
     """pimc's worlds: the observation of the seat is the same in every world (its hand,
     the cards played, the card under the talon -- after an exchange the trump jack --,
     the opponent's known cards -- shown marriage halves, the card an exchange or the
-    last draw gave it -- and its voids), the opponent keeps its hand size, every card is
-    in one place, and the hidden cards do move."""
+    last draw gave it -- and its voids, after the talon is gone and after a close), the
+    opponent keeps its hand size, every card is in one place, and the hidden cards do
+    move."""
     from test_schnapsen_engine import VARIANTS
-    from simcore.games.schnapsen.engine import (N_OBS, S_EXCHANGER, S_HAND, S_MSUITS,
-                                                S_PLAYED, S_SHOWN, S_TALON,
+    from simcore.games.schnapsen.engine import (N_OBS, S_CLOSER, S_EXCHANGER, S_HAND,
+                                                S_MSUITS, S_PLAYED, S_SHOWN, S_TALON,
                                                 S_TALON_LEFT, S_TRUMP, S_TRUMP_CARD, S_VOID,
                                                 observe)
     from simcore.games.schnapsen.solver import sample_world
@@ -112,7 +113,7 @@ def test_schnapsen_worlds_keep_what_the_seat_saw():
     world = np.zeros_like(eng.new(1, 0))
     cards = np.zeros(64, np.int64)
     seen = {"marriage_half": 0, "exchanged_jack": 0, "taken_trump": 0, "void_no_talon": 0,
-            "moved": 0}
+            "void_closed": 0, "moved": 0}
     for st in _schnapsen_positions(eng, 8, 60, 0.25, rng):
         seat = eng.to_move(st)
         o = 1 - seat
@@ -146,6 +147,7 @@ def test_schnapsen_worlds_keep_what_the_seat_saw():
             int(st[S_TRUMP_CARD]) == jack
         seen["taken_trump"] += int(st[S_EXCHANGER]) == o and known != 0
         seen["void_no_talon"] += left == 0 and void != 0
+        seen["void_closed"] += left > 0 and int(st[S_CLOSER]) >= 0 and void != 0
     assert min(seen.values()) >= 5, seen
 
 
