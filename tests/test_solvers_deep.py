@@ -1,8 +1,9 @@
 """The open-card solvers against plain references that share no move generation or
 scoring with them (tests/naive_search.py, on the naive rule references), on positions
-with three and four tricks left, in every variant: the depths where the search's
-ordering, merging, bounds and table have something to do (with one or two tricks
-left most cards are forced)."""
+with three and four tricks left, in every variant (Schadenfreude: 3, 4 and 5 players
+under several rule options): the depths where the search's ordering, merging, bounds,
+pruning and table have something to do (with one or two tricks left most cards are
+forced)."""
 from __future__ import annotations
 
 import random
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from naive_schnapsen import NaiveDeal
-from naive_search import schnapsen_value, wendish_value
+from naive_search import schadenfreude_value, schnapsen_value, wendish_value
 from simcore import get_game
 
 
@@ -124,3 +125,72 @@ def test_schnapsen_solver_equals_a_naive_search_three_and_four_tricks_left(varia
         assert solve(eng.r, st, seat, work) == want, (k, st.tolist())
         values.append(want)
     assert len(set(values)) >= 4
+
+
+# ----- Schadenfreude ------------------------------------------------------------------------
+def _schadenfreude_deep_positions(eng, rules, seed, count, rng):
+    """``count`` positions, alternately with three and four tricks left (a random number
+    of the current trick's cards played; five players at four tricks: three or four of
+    them), after random legal play from scores drawn
+    below the limit (a seat in eight within 8 of it, so that game-ending leaves and
+    busts occur; the others at most a quarter of it: a round's points are many)."""
+    from simcore.games.schadenfreude.engine import S_SCORE, S_TRICK_NUM, S_TRICK_POS
+    n, h, limit = rules["players"], rules["hand_size"], rules["limit"]
+    out = []
+    index = 0
+    while len(out) < count:
+        st = eng.new(seed, index)
+        index += 1
+        for p in range(n):
+            near = rng.random() < 1 / 8
+            st[S_SCORE + p] = rng.randint(limit - 8, limit) if near else \
+                rng.randint(0, limit // 4)
+        left = 3 + len(out) % 2
+        # (five players, four tricks: a plain search of 20 open cards takes Python some
+        # ten seconds; with three of the trick's cards played, one to three)
+        extra = rng.randrange(3 if n == 5 and left == 4 else 0, n)
+        while int(st[S_TRICK_NUM]) < h - left or (int(st[S_TRICK_NUM]) == h - left and
+                                                    int(st[S_TRICK_POS]) < extra):
+            eng.apply(st, rng.choice(list(eng.legal(st))))
+        out.append(st.copy())
+    return out
+
+
+@pytest.mark.parametrize("players,assign,count,depth", [
+    (3, (), 16, 12),
+    (3, ("pairs=keep", "limit=25"), 12, 12),
+    (4, ("max_rounds=1", "limit=60"), 10, 12),
+    (4, (), 10, 12),
+    (4, ("limit=30", "floor=none"), 10, 1),
+    (5, ("limit=20", "all_bust=highest"), 6, 12),
+    (5, ("floor=5",), 8, 2),
+])
+def test_schadenfreude_maxn_equals_a_naive_maxn_three_and_four_tricks_left(
+        players, assign, count, depth):
+    """``solve`` (max-n with shallow pruning, move ordering, the lowest card on ties,
+    the depth limit and the static leaf value) against a memoised plain max-n on the
+    naive rules, with three and four tricks to go: every seat's utility exactly.
+    ``depth`` 12 searches to the round's end (the scores, floor, bust and the game's
+    winner, ``max_rounds=1``: a game stopped unfinished); 1 and 2 stop at a trick's
+    start (the totals so far evaluated)."""
+    from simcore.games.schadenfreude.rules import rules_array
+    from simcore.games.schadenfreude.solver import new_work, solve
+    g = get_game("schadenfreude")
+    rules = g.build_rules("standard", players=players, assignments=list(assign))
+    eng = g.engine(rules)
+    r = rules_array(rules)
+    work, fw = new_work()
+    got = np.zeros(players)
+    rng = random.Random(players * 100 + depth + len(assign))
+    vectors = set()
+    decided = 0
+    for i, st in enumerate(_schadenfreude_deep_positions(eng, rules, 37, count, rng)):
+        want = schadenfreude_value(st, rules, depth)
+        solve(r, st, depth, 0, work, fw, got)
+        assert tuple(got) == want, (i, st.tolist())
+        vectors.add(want)
+        decided += max(want) == 1.0 or max(want) == 0.0
+    # not a few trivial vectors, and both kinds of value: decided games and shares (with
+    # max_rounds=1 every round's end ends the game: all decided)
+    assert len(vectors) > count // 2 and decided > 0
+    assert decided == count if "max_rounds=1" in assign else decided < count
