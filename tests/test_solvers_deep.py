@@ -111,19 +111,31 @@ def _schnapsen_deep_positions(eng, rules, seed, count, rng):
 @pytest.mark.parametrize("variant", ["austrian", "tournament", "odd"])
 def test_schnapsen_solver_equals_a_naive_search_three_and_four_tricks_left(variant):
     """``solve`` (MTD(f), ordering, the table, the claim shortcut) against minimax over
-    the naive reference's legal items (claims, marriages, passes), signed game points."""
+    the naive reference's legal items (claims, marriages, passes), signed game points:
+    the position's value, and (``solve_actions``, one table for many windows and
+    positions) the value of every legal action of the seat to move."""
     from test_schnapsen_engine import VARIANTS
-    from simcore.games.schnapsen.solver import new_work, solve
+    from naive_search import _clone
+    from simcore.games.schnapsen.engine import A_PASS, MAX_LEGAL
+    from simcore.games.schnapsen.solver import new_work, solve, solve_actions
     rules = VARIANTS[variant]
     eng = get_game("schnapsen").engine(rules)
     rng = random.Random(variant)
     work = new_work()
+    acts = np.zeros(MAX_LEGAL, np.int64)
+    got = np.zeros(MAX_LEGAL, np.int64)
     values = []
-    for k, (st, naive) in enumerate(_schnapsen_deep_positions(eng, rules, 13, 40, rng)):
+    for k, (st, naive) in enumerate(_schnapsen_deep_positions(eng, rules, 13, 80, rng)):
         seat = k % 2
         want = schnapsen_value(naive, seat)
         assert solve(eng.r, st, seat, work) == want, (k, st.tolist())
         values.append(want)
+        mover = eng.to_move(st)
+        for i in range(solve_actions(eng.r, st, work, acts, got)):
+            a = int(acts[i])
+            child = _clone(naive)
+            child.apply((mover, "pass") if a == A_PASS else eng.action_to_record(st, a))
+            assert got[i] == schnapsen_value(child, mover), (k, a, st.tolist())
     assert len(set(values)) >= 4
 
 
