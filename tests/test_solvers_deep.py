@@ -51,22 +51,25 @@ def _open_wedding(st, decl):
 
 
 @pytest.mark.parametrize("variant,per_depth,wedding", [
-    ("four", 25, False), ("three", 25, False), ("three_sharp", 25, False),
-    ("officers", 25, False), ("four", 10, True), ("three", 10, True)])
+    ("four", 25, 0), ("three", 25, 0), ("three_sharp", 25, 0),
+    ("officers", 25, 0), ("four", 10, 16), ("three", 10, 16), ("four", 10, 6),
+    ("three", 10, 8)])
 def test_wendish_solver_equals_a_naive_search_three_and_four_tricks_left(
         variant, per_depth, wedding):
     """``solve`` (alpha-beta, merged cards, bounds, the table) against a memoised plain
-    minimax on the naive rules, with three and four tricks to go; ``wedding``: the
-    positions rewritten into a first-trick wedding whose partner is still open
-    (deadline 16), where the sides change with the trick another seat wins."""
+    minimax on the naive rules, with three and four tricks to go; ``wedding`` (a
+    deadline): the positions rewritten into a first-trick wedding whose partner is
+    still open, where the sides change with the trick another seat wins (deadline 16:
+    never reached; 6 of 8 and 8 of 10 tricks: reached one or two tricks into the
+    search, after which the caller plays alone)."""
     from simcore.games.wendish.engine import ST_N, ST_TRICK_N
     from simcore.games.wendish.rules import rules_array
     from simcore.games.wendish.solver import new_work, solve
-    sets = [f"variant={variant}"] + (["wedding_deadline=16"] if wedding else [])
+    sets = [f"variant={variant}"] + ([f"wedding_deadline={wedding}"] if wedding else [])
     rules = get_game("wendish").build_rules(assignments=sets)
     r = rules_array(rules)
     work = new_work()
-    positions = _wendish_deep_positions(r, 29 + wedding, per_depth)
+    positions = _wendish_deep_positions(r, 29 + (wedding > 0), per_depth)
     values = set()
     for i, st in enumerate(positions):
         if wedding:
