@@ -1,7 +1,8 @@
 """No player peeks, in any game: every player a game lists (``policy_help``), the
 searching ones (``pimc`` with its parameters) included, chooses the same action when
 every card its seat cannot see is dealt anew consistently with what it saw, from the
-same random stream; and Schnapsen's sampled worlds keep everything the seat saw.
+same random stream; every game's sampler and decision streams draw the very same
+worlds from two such deals; and Schnapsen's sampled worlds keep everything the seat saw.
 
 The re-deals are the engine tests' own (``redeal_hidden`` and ``_redeal``, written
 from the rules, not from the players' samplers), so a player that reads a hidden card
