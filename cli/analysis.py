@@ -8,6 +8,7 @@ import click
 
 from simcore.errors import TricksimError
 from simcore.games import game_names, get_game, players_help
+from simcore.text import counted
 
 GAMES = click.Choice(game_names())
 
@@ -123,7 +124,7 @@ def register(cli, rule_options, user_errors):
         results, best = summarise(labels, scores, wins)
         for line in su.lines:
             click.echo(line)
-        click.echo(f"players: {who}; {deals:,} deals, seed {seed}")
+        click.echo(f"players: {who}; {counted(deals, 'deal')}, seed {seed}")
         click.echo(f"{su.win_means}; {su.score_unit}")
         click.echo("")
         click.echo(choice_table(results, best, len(labels) > 1))
@@ -137,7 +138,8 @@ def register(cli, rule_options, user_errors):
         if out is not None:
             plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
             click.echo(f"wrote {out}")
-        click.echo(f"{deals:,} deals x {len(labels)} choice(s) played in {took:.2f} s",
+        click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played "
+                   f"in {took:.2f} s",
                    err=True)
 
     return hand
@@ -179,7 +181,8 @@ def register_analyse(cli, user_errors):
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4 --open
         """
-        from simcore.analysis import analyse_position, position_table, read_record
+        from simcore.analysis import (analyse_position, position_lines, position_table,
+                                      read_record)
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)
         rec = read_record(record_file, index)
@@ -187,14 +190,16 @@ def register_analyse(cli, user_errors):
         t0 = time.perf_counter()
         pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
         took = time.perf_counter() - t0
-        click.echo(f"{rec['game']} record {index}, deal {deal}, after {at} action(s): seat "
-                   f"{pos.seat} to move")
+        click.echo(f"{rec['game']} record {index}, deal {deal}, after {counted(at, 'action')}: "
+                   f"seat {pos.seat} to move")
+        for line in position_lines(rec, deal, at):
+            click.echo(line)
         if pos.exact:
             click.echo("open-card values (every card known, as in the record), from seat "
                        f"{pos.seat}'s view")
         else:
-            click.echo(f"{pos.worlds} worlds consistent with seat {pos.seat}'s view "
-                       f"({pos.tries} drawn), each played out by "
+            click.echo(f"{counted(pos.worlds, 'world')} consistent with seat {pos.seat}'s view "
+                       f"({pos.tries:,} drawn), each played out by "
                        f"{pos.players}{'' if policy else ' (the default player)'}; "
                        "score and win as in "
                        f"'tricksim hand {rec['game']}'")

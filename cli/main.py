@@ -17,6 +17,7 @@ import click
 
 from simcore import __version__
 from simcore.errors import TricksimError
+from simcore.text import counted, noun_for
 from simcore.games import game_names, get_game, players_help
 
 GAMES = click.Choice(game_names())
@@ -127,7 +128,7 @@ class Progress:
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
         n = decisions() - self.decisions0
-        searched = (f", {n:,} decisions ({rate_text(n / elapsed)}/s)"
+        searched = (f", {counted(n, 'decision')} ({rate_text(n / elapsed)}/s)"
                     if n > 0 and elapsed > 0 else "")
         return rate_text(rate), searched, eta
 
@@ -288,26 +289,28 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
     resumed = result.execution.get("chunks_resumed", 0)
     search = result.search_rate()
     if search is not None:
-        click.echo(f"searching players: {search[0]:,} decisions, {search[1]:,.1f} "
+        click.echo(f"searching players: {counted(search[0], 'decision')}, {search[1]:,.1f} "
                    "decisions/s", err=True)
-    where = (f"{result.threads} threads" if result.execution.get("executor") != "dask"
+    where = (counted(result.threads, "thread") if result.execution.get("executor") != "dask"
              else f"Dask: {result.execution.get('scheduler')}")
     if played == 0 and resumed:
         click.echo(resumed_line(result, out_dir, records), err=True)
         return
-    click.echo(f"{result.games:,} games in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
+    click.echo(f"{counted(result.games, 'game')} in {result.wall_time:.2f}s ({rate:,.0f} games/s, "
                f"{where}, seed {result.seed}); wrote {out_dir}/"
                + (f" and {records}" if records else "")
-               + (f"; {resumed} of {result.execution['chunks']} chunks were already done"
+               + (f"; {resumed} of {counted(result.execution['chunks'], 'chunk')} "
+                  f"{noun_for(resumed, 'was')} already done"
                   if resumed else ""), err=True)
 
 
 def resumed_line(result, out_dir, records) -> str:
     """The last line of a run that found every chunk done: it resumed, nothing played."""
     rec = result.execution.get("records")
-    return (f"{result.games:,} games resumed from {out_dir}/ (seed {result.seed}): "
-            f"{result.execution['chunks_resumed']} of {result.execution['chunks']} chunks "
-            "were already done, none played"
+    done = result.execution["chunks_resumed"]
+    return (f"{counted(result.games, 'game')} resumed from {out_dir}/ (seed {result.seed}): "
+            f"{done} of {counted(result.execution['chunks'], 'chunk')} "
+            f"{noun_for(done, 'was')} already done, none played"
             + (f"; wrote {records} in {rec['wall_time_s']:.2f}s" if rec else ""))
 
 
@@ -332,7 +335,8 @@ def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> 
     rate = played / wall if wall > 0 else float("inf")
     timing = (f"in {wall:.2f}s ({rate:,.0f} games/s, seed {rot.seed})" if played else
               f"already played (seed {rot.seed}): the rotations' run folders were reused")
-    click.echo(f"{len(rot.runs)} rotations x {games:,} games {timing}; wrote {out_dir}/ "
+    click.echo(f"{counted(len(rot.runs), 'rotation')} x {counted(games, 'game')} {timing}; "
+               f"wrote {out_dir}/ "
                "(rotation.csv, rotation_diff.csv, rotation.json, report.md, rotations/)",
                err=True)
 
@@ -436,9 +440,9 @@ def replay(file, show, index):
     for f in failures:
         click.echo(str(f), err=True)
     if failures:
-        click.echo(f"{len(failures)} of {count} records failed", err=True)
+        click.echo(f"{len(failures)} of {counted(count, 'record')} failed", err=True)
         sys.exit(1)
-    click.echo(f"{count} records replayed, all valid")
+    click.echo(f"{counted(count, 'record')} replayed, all valid")
 
 
 @cli.command()
@@ -459,8 +463,10 @@ def rules(game, preset, players):
         rs = get_game(game).build_rules(preset, players=players)    # checks the seat count
     else:
         rs = book.build(preset, overrides={"players": players} if players is not None else None)
-    click.echo(f"{game}: preset '{preset or book.default_preset}'; presets: "
-               + ", ".join(book.presets))
+    name = book.preset_name(preset)
+    click.echo(f"{game}: preset '{name}'" + (f" ('{preset}' is its other name)"
+                                            if preset and preset != name else "")
+               + "; presets: " + book.preset_list())
     rows = [(name, opt.to_text(rs[name]), opt.allowed(), opt.doc)
             for name, opt in book.options.items()]
     widths = [max(len(r[i]) for r in rows + [("option", "value", "allowed", "")])
@@ -545,7 +551,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         click.echo(integer_columns(result.table).to_csv(index=False), nl=False)
     else:
         click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
-    click.echo(f"{len(result.runs)} variants x {games:,} games (seed {result.seed}); wrote "
+    click.echo(f"{counted(len(result.runs), 'variant')} x {counted(games, 'game')} "
+               f"(seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
                "sweep.json)", err=True)
 
@@ -625,8 +632,8 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
         click.echo(line, err=fmt != "table")
     if result.note:
         click.echo(result.note, err=True)
-    click.echo(f"{sides_sentence(result)}\n{games:,} "
-               f"game{'s' if games != 1 else ''} each, seed {result.run_a.seed}; wrote "
+    click.echo(f"{sides_sentence(result)}\n{counted(games, 'game')} "
+               f"each, seed {result.run_a.seed}; wrote "
                f"{out_dir}/ (compare.csv, compare_game.csv, compare.json, compare.png, "
                "report.md)", err=True)
 
@@ -680,7 +687,7 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
         click.echo(integer_columns(table).to_csv(index=False), nl=False)
     else:
         click.echo(integer_columns(table).to_json(orient="records", indent=2))
-    click.echo(f"{len(result.folders)} runs ({len(result.played)} played, "
+    click.echo(f"{counted(len(result.folders), 'run')} ({len(result.played)} played, "
                f"{len(result.skipped)} already complete); wrote {out_dir}/batch.parquet and "
                f"{out_dir}/batch.csv", err=True)
 

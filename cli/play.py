@@ -14,6 +14,7 @@ import sys
 import click
 
 from simcore.errors import TricksimError
+from simcore.text import counted
 from simcore.games import players_help
 
 HUMAN = "human"
@@ -31,7 +32,8 @@ def bot_policies(eng, policy: str | None, seat: int, default: str) -> list[str]:
                                 "(--seat)")
         names = [names[0] if p != seat else HUMAN for p in range(n)]
     elif len(names) != n:
-        raise TricksimError(f"--policy lists {len(names)} players, the game has {n} seats; "
+        raise TricksimError(f"--policy lists {counted(len(names), 'player')}, the game has "
+                            f"{n} seats; "
                             f"give one name for every bot, or {n} names with '{HUMAN}' at "
                             f"your seat ({seat})")
     elif names[seat] != HUMAN or names.count(HUMAN) != 1:
@@ -185,7 +187,7 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
             p = eng.to_move(st)
             if p == seat:
                 click.echo("\n".join(narr.view(st, seat)))
-                a = read_choice(narr, eng, st, eng.legal(st))
+                a = read_choice(narr, eng, st, narr.menu_order(st, eng.legal(st)))
                 if a is None:
                     click.echo("quit: the game is not finished, nothing is saved")
                     return

@@ -20,6 +20,7 @@ from numba import njit
 
 from .bits import game_stream, shuffle_inplace
 from .errors import TricksimError
+from .text import counted
 
 _Z = 1.959963984540054
 
@@ -88,7 +89,8 @@ def place(template: np.ndarray, slots, cards, used: set, card_name, what: str) -
     TricksimError if a card is already placed elsewhere or there are too many."""
     slots = [s for s in slots if template[s] < 0]
     if len(cards) > len(slots):
-        raise TricksimError(f"{what}: {len(cards)} cards given, only {len(slots)} fit")
+        raise TricksimError(f"{what}: {counted(len(cards), 'card')} given, only {len(slots)} "
+                            "fit")
     for s, c in zip(slots, cards):
         if c in used:
             raise TricksimError(f"{what}: {card_name(c)} is already placed elsewhere")
@@ -279,7 +281,7 @@ def read_record(path, index: int) -> dict:
                 if k == index:
                     break
         else:
-            raise TricksimError(f"'{path}' holds {k + 1} record(s); --index {index} is not "
+            raise TricksimError(f"'{path}' holds {counted(k + 1, 'record')}; --index {index} is not "
                                 f"among them (0 to {k})")
     try:
         rec = parse_line(raw)
@@ -320,11 +322,12 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     eng = g.engine(rules)
     deals = record["deals"]
     if not 0 <= deal < len(deals):
-        raise TricksimError(f"--deal {deal}: the record has {len(deals)} deal(s) "
+        raise TricksimError(f"--deal {deal}: the record has {counted(len(deals), 'deal')} "
                             f"(0 to {len(deals) - 1})")
     n_act = len(deals[deal]["actions"])
     if not 0 <= at <= n_act:
-        raise TricksimError(f"--at {at}: deal {deal} has {n_act} actions; give 0 to {n_act} "
+        raise TricksimError(f"--at {at}: deal {deal} has {counted(n_act, 'action')}; give 0 to "
+                            f"{n_act} "
                             "(the position after that many actions)")
     try:
         names = eng.policy_list([p.strip() for p in policy.split(",")] if policy else
@@ -383,6 +386,20 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     res, best = summarise(labels, scores[:, :got], wins[:, :got])
     players = names[0] if len(set(names)) == 1 else ",".join(names)
     return Position(seat, acts, labels, actual, res, best, got, tries, False, players)
+
+
+def position_lines(record: dict, deal: int, at: int) -> list[str]:
+    """The position ``analyse`` values, as the seat to move sees it (the game's
+    narrator, as ``tricksim play`` shows it to that seat): its hand, what is public
+    (the trick so far, Schnapsen's trump card and talon, Officers' face-up cards, the
+    contract and what was announced), the scores; "you" is the seat to move."""
+    from .show import engine_for, narrator_class
+    eng = engine_for(record)
+    st = eng.from_record(record, deal, at)
+    seat = eng.to_move(st)
+    narr = narrator_class(record["game"])(eng, viewer=seat)
+    return [f"the position, as seat {seat} sees it (\"you\"):"] + \
+        ["  " + line for line in narr.view(st, seat)]
 
 
 def position_table(pos: Position) -> str:

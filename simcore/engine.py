@@ -31,6 +31,7 @@ import numpy as np
 from .errors import ApiError, TricksimError
 from .games import get_game
 from .options import RuleSet
+from .text import counted
 
 #: the largest seed a state's stream takes (64 bits) and the largest game index
 MAX_STATE_SEED = 2**64 - 1
@@ -202,7 +203,7 @@ class EngineBase:
         if len(names) == 1:
             names = names * self.seats
         if len(names) != self.seats:
-            raise ApiError(f"{len(names)} policies for {self.seats} seats; give one name "
+            raise ApiError(f"{counted(len(names), 'policy')} for {self.seats} seats; give one name "
                            f"or {self.seats}")
         for p in names:
             if not isinstance(p, str):

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .errors import RulesError
+from .text import noun_for
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -281,10 +282,16 @@ class RuleBook:
     """The options and presets of one game, and how to build rule sets from them."""
 
     def __init__(self, game: str, options: tuple[Option, ...], presets: dict[str, dict],
-                 check: Callable[[dict], None] | None = None):
+                 check: Callable[[dict], None] | None = None,
+                 aliases: Mapping[str, str] | None = None):
         self.game = game
         self.options = {o.name: o for o in options}
         self.presets = presets
+        #: other names a preset answers to (``three_sharp`` for Wendish's ``sharp``)
+        self.aliases = dict(aliases or {})
+        bad = [a for a, p in self.aliases.items() if p not in presets or a in presets]
+        if bad:
+            raise ValueError(f"{game}: preset aliases {bad} name no preset or shadow one")
         self.default_preset = next(iter(presets))
         self._check = check
         #: whether ``check`` takes ``spec`` (bounds that differ between tricksim's own
@@ -299,13 +306,32 @@ class RuleBook:
             raise RulesError(f"unknown option '{name}' for {self.game}; options: "
                              + ", ".join(self.options)) from None
 
-    def preset(self, name: str | None) -> dict:
-        """The raw values of a named preset."""
+    def preset_name(self, name: str | None) -> str:
+        """The preset ``name`` means (an alias gives its preset; None the default);
+        a RulesError listing the presets for a name that is none."""
         name = name or self.default_preset
-        if name not in self.presets:
-            raise RulesError(f"unknown preset '{name}' for {self.game}; presets: "
-                             + ", ".join(self.presets))
-        return dict(self.presets[name])
+        if name in self.presets:
+            return name
+        if name in self.aliases:
+            return self.aliases[name]
+        raise RulesError(f"unknown preset '{name}' for {self.game}; presets: "
+                         + self.preset_list())
+
+    def is_preset(self, name: str) -> bool:
+        """Whether ``name`` names a preset (or an alias of one)."""
+        return name in self.presets or name in self.aliases
+
+    def preset_list(self) -> str:
+        """The presets in words, each with its aliases: ``standard (also four), ...``."""
+        out = []
+        for name in self.presets:
+            also = [a for a, p in self.aliases.items() if p == name]
+            out.append(name + (f" (also {', '.join(also)})" if also else ""))
+        return ", ".join(out)
+
+    def preset(self, name: str | None) -> dict:
+        """The raw values of a named preset (or of the preset an alias names)."""
+        return dict(self.presets[self.preset_name(name)])
 
     def parse_assignments(self, pairs) -> dict:
         """Parse ``NAME=VALUE`` strings from the command line."""
@@ -366,7 +392,7 @@ class RuleBook:
         values = {name: self.option(name).parse_json(v) for name, v in data.items()}
         missing = [name for name in self.options if name not in values]
         if missing:
-            raise RulesError(f"'rules' is missing option{'s' if len(missing) > 1 else ''} "
+            raise RulesError(f"'rules' is missing {noun_for(len(missing), 'option')} "
                              + ", ".join(f"'{m}'" for m in missing)
                              + "; a record writes out every option of the rule set")
         return self.resolve(values, spec=True)

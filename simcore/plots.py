@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from .stats import atomic_write  # noqa: E402
+from .text import counted  # noqa: E402
 
 #: bar colours of the plots that colour by player (policy), in order of appearance
 _COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -53,10 +54,6 @@ def _wrap(text: str, width: int) -> str:
             else:
                 lines.append(piece)
     return "\n".join(lines) or str(text)
-
-
-def _plural(unit: str) -> str:
-    return unit + ("es" if unit.endswith("ch") else "s")
 
 
 def metric_labels(runs) -> dict[str, str]:
@@ -170,7 +167,7 @@ def seat_figure(result):
     ax.set_ylabel(_measure_label(m, percent=True))
     unit = result.runs[0].contract.unit
     ax.set_title(f"{result.game}: {_words(m.column)} per seat, by variant\n"
-                 f"{result.games:,} {_plural(unit)} per variant, seed {result.seed}; "
+                 f"{counted(result.games, unit)} per variant, seed {result.seed}; "
                  "bars: 95% intervals; colour: the player in the seat; fair value only "
                  "where every seat has the same player", fontsize=9)
     ax.legend(title="player", fontsize=8, title_fontsize=8, loc="upper left",
@@ -257,8 +254,8 @@ def game_figure(result):
                       fontsize=7)
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
-    fig.suptitle(f"{result.game}: game-level figures by variant\n{result.games:,} "
-                 f"{_plural(unit)} per variant, seed {result.seed}; rates in % of the "
+    fig.suptitle(f"{result.game}: game-level figures by variant\n"
+                 f"{counted(result.games, unit)} per variant, seed {result.seed}; rates in % of the "
                  "deals or games they count; bars: 95% intervals", fontsize=10)
     return fig
 
@@ -330,7 +327,7 @@ def _game_groups(result) -> list[tuple[str, list[int]]]:
 
 def compare_figure(result):
     """The comparison plot (see :func:`plot_compare`) as a matplotlib Figure."""
-    from .verdict import applies, plural, side_labels
+    from .verdict import applies, side_labels
     label_a, label_b = side_labels(result)
     rotated = bool(result.shifts)
     measures = _seat_measures(result)
@@ -393,7 +390,7 @@ def compare_figure(result):
                title_fontsize=8)
     ra = result.run_a
     fig.suptitle(_wrap(f"{result.game}: B = {label_b} vs A = {label_a}", 110) + "\n"
-                 + f"{ra.games:,} {plural(ra.contract.unit)} each on the same deals, seed "
+                 + f"{counted(ra.games, ra.contract.unit)} each on the same deals, seed "
                  f"{ra.seed}; bars: B - A with 95% intervals", fontsize=10)
     return fig
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import ReplayError, TricksimError
+from .text import counted
 from .games import REGISTRY, get_game
 
 
@@ -80,7 +81,7 @@ def check_common(record, seats_expected=None):
             "'policies' must be a list of names")
     if seats_expected is not None:
         require(len(record["policies"]) == seats_expected,
-                f"'policies' names {len(record['policies'])} seats, the rules have "
+                f"'policies' names {counted(len(record['policies']), 'seat')}, the rules have "
                 f"{seats_expected}")
     require(isinstance(record["result"], dict), "'result' must be an object")
 
@@ -163,7 +164,7 @@ def first_difference(got, want, where: str) -> str | None:
         if not isinstance(got, list):
             return f"{where} is {_shown(got)} ({_kind(got)}); the rules give {_shown(want)}"
         if len(got) != len(want):
-            return (f"{where} holds {len(got)} values; the rules give {len(want)}: "
+            return (f"{where} holds {counted(len(got), 'value')}; the rules give {len(want)}: "
                     f"{_shown(want)}")
         for i, (g, w) in enumerate(zip(got, want)):
             diff = first_difference(g, w, f"{where}[{i}]")

@@ -36,6 +36,7 @@ from .errors import TricksimError
 from .games import get_game
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
+from .text import counted
 from .verdict import NOT_PAIRED, adjust_family, paired_kind
 
 #: how an interval was made (the ``interval`` column)
@@ -265,9 +266,8 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
 def rotation_note(rot: RotatedRun) -> str:
     """What the rotated figures are, and whether their intervals are paired."""
     unit = rot.runs[0].contract.unit
-    units = unit + ("es" if unit.endswith("ch") else "s")
-    text = (f"{len(rot.shifts)} rotation{'s' if len(rot.shifts) != 1 else ''} of the policy "
-            f"list on the same {rot.games:,} {units} (seed {rot.seed}): every policy plays "
+    text = (f"{counted(len(rot.shifts), 'rotation')} of the policy "
+            f"list on the same {counted(rot.games, unit)} (seed {rot.seed}): every policy plays "
             f"every seat. A policy's figure is its mean over the rotations and the seats it "
             f"held; rates' differences in pp.")
     if rot.paired:

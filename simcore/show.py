@@ -13,6 +13,7 @@ import importlib
 from .errors import ReplayError, TricksimError
 from .games import REGISTRY, get_game
 from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
+from .text import counted
 
 
 def narrator_class(game: str):
@@ -125,7 +126,7 @@ def show_record(record, line: int | str | None = None) -> list[str]:
     narr = narrator_class(record["game"])(eng)
     seats = len(record["policies"])
     out = [f"{record['game']}: seed {record['seed']}, index {record['index']}, "
-           f"{len(record['deals'])} {narr.deal_word}{'s' if len(record['deals']) != 1 else ''}",
+           + counted(len(record['deals']), narr.deal_word),
            "rules: " + eng.rules.canonical(),
            "players: " + ", ".join(f"seat {p} {record['policies'][p]}" for p in range(seats)),
            narr.legend]
@@ -178,6 +179,28 @@ class NarratorBase:
     def label(self, state, action: int) -> str:
         """The short code a player types for ``action`` (default: its description)."""
         return self.eng.describe(action)
+
+    def card_key(self, state, name: str):
+        """Where the card ``name`` goes in a hand as shown (default: as the engine lists
+        cards).  A game's narrator sorts by suit, then rank, as its players do."""
+        return 0
+
+    def sorted_cards(self, state, names) -> list[str]:
+        """Card names in the order hands are shown (``card_key``), everywhere the
+        narration lists a hand: as dealt, before a move, cards drawn or turned up."""
+        return sorted(names, key=lambda c: self.card_key(state, c))
+
+    def card_of(self, action: int) -> str | None:
+        """The card an action plays or puts away (its name), None for other actions."""
+        return None
+
+    def menu_order(self, state, legal) -> list[int]:
+        """The legal actions as the choices menu lists them: the cards in the hand's
+        order (so choice 1 is the hand's first playable card), then the other actions
+        in the engine's order."""
+        cards_ = [a for a in legal if self.card_of(a) is not None]
+        rest = [a for a in legal if self.card_of(a) is None]
+        return sorted(cards_, key=lambda a: self.card_key(state, self.card_of(a))) + rest
 
 
 def numbered(k: int | None, lines: list[str]) -> list[str]:

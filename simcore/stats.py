@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .errors import TricksimError
+from .text import counted
 
 try:
     import fcntl
@@ -448,12 +449,12 @@ def seat_test_absent(summary: dict, contract) -> str | None:
         total = int(seats[col].sum())
         if total >= MIN_EXPECTED_WINS * n:
             return None
-        return (f"no chi-square test of equal wins: {total:,} win{'s' if total != 1 else ''} "
+        return (f"no chi-square test of equal wins: {counted(total, 'win')} "
                 f"among {n} seats, {total / n:.2g} expected per seat; the test needs at "
                 f"least {MIN_EXPECTED_WINS} per seat ({MIN_EXPECTED_WINS * n} wins)")
     games = _games_of(summary)
     if games is not None and games < MIN_SCORE_TEST_GAMES:
-        return (f"no test of equal mean scores: {games:,} game{'s' if games != 1 else ''}; "
+        return (f"no test of equal mean scores: {counted(games, 'game')}; "
                 f"the test needs at least {MIN_SCORE_TEST_GAMES}")
     return None
 
@@ -526,7 +527,7 @@ def evidence_words(p: float) -> str:
 
 def tests_run(count: int) -> str:
     """``1 test`` / ``19 tests``."""
-    return f"{count} test{'s' if count != 1 else ''}"
+    return counted(count, "test")
 
 
 def fairness_frame(summary: dict, contract) -> pd.DataFrame:

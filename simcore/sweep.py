@@ -26,6 +26,7 @@ from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
                     write_parquet, write_text)
 from .stats import evidence_words, format_p, tests_run
 from .verdict import NOT_PAIRED, adjust_family, applies, few_games, paired_kind, ratio_kind
+from .text import counted
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -405,7 +406,7 @@ def _report(result: SweepResult, seat_png: Path, game_png: Path) -> str:
             if col and col in result.table and col not in cols:
                 cols.append(col)
     lines = [f"# Sweep of {result.game}: {', '.join(result.varied)}", "",
-             f"{len(result.variants)} variants × {result.games:,} games each, seed "
+             f"{counted(len(result.variants), 'variant')} × {counted(result.games, 'game')} each, seed "
              f"{result.seed}, every variant on the same seeds (common random numbers).", ""]
     if result.command:
         lines += ["```", result.command, "```", ""]
@@ -460,7 +461,7 @@ def parse_side(game: str, spec: str, players=None) -> tuple[RuleSet, list[str] |
             continue
         if "=" in item:
             assignments.append(item)
-        elif item in g.rulebook.presets:
+        elif g.rulebook.is_preset(item):
             if preset is not None:
                 raise TricksimError(f"'{spec}' names two presets")
             preset = item
@@ -468,7 +469,7 @@ def parse_side(game: str, spec: str, players=None) -> tuple[RuleSet, list[str] |
             rules_file = item
         else:
             raise TricksimError(f"'{item}' is neither a preset of {game} ("
-                                + ", ".join(g.rulebook.presets)
+                                + g.rulebook.preset_list()
                                 + "), a rules file, nor NAME=VALUE")
     rules = g.build_rules(preset, rules_file, assignments, players)
     if policies is not None:
@@ -681,7 +682,7 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     s = s.replace(seed=seed_from_entropy() if s.seed is None else s.seed, summary_only=False)
     games = s.games
     note = "" if games >= MIN_PAIRED_GAMES else (
-        f"no significance test: {games:,} game{'s' if games != 1 else ''} per rule set, and "
+        f"no significance test: {counted(games, 'game')} per rule set, and "
         f"a paired test needs at least {MIN_PAIRED_GAMES} (below that its p-value is not "
         f"trustworthy); the figures are the observed means only")
     if rotate:
@@ -817,12 +818,12 @@ def _write_compare(result: CompareResult, out: Path, command: str) -> list[Path]
 
 
 def _compare_report(result: CompareResult, command: str, png: Path) -> str:
-    from .verdict import compare_verdict, plural, side_labels, sides_sentence
+    from .verdict import compare_verdict, side_labels, sides_sentence
     ra = result.run_a
     label_a, label_b = side_labels(result)
     lines = [f"# Comparison of {result.game}: {label_b} vs {label_a}", "",
              sides_sentence(result) + "  ",
-             f"{ra.games:,} {plural(ra.contract.unit)} each, seed {ra.seed}, both on the same "
+             f"{counted(ra.games, ra.contract.unit)} each, seed {ra.seed}, both on the same "
              "seeds (common random numbers). Differences are B - A.", ""]
     if command:
         lines += ["```", command, "```", ""]
@@ -838,7 +839,7 @@ def _compare_report(result: CompareResult, command: str, png: Path) -> str:
     if result.shifts:
         lines += ["## Per policy, seats rotated (paired)", "",
                   f"Each side was played once per rotation of its policy list "
-                  f"({len(result.shifts)} rotations, shifts "
+                  f"({counted(len(result.shifts), 'rotation')}, shifts "
                   f"{', '.join(map(str, result.shifts))}) on the same deals, so every policy "
                   "played every seat. A row pools the list positions (`positions`) holding "
                   "the same pair of policies; each deal's mean over its rotations and "

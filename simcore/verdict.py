@@ -18,6 +18,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from .text import plural  # noqa: F401  (verdict.plural: callers import it here)
+
 from .stats import ALPHA, evidence_words, format_p, holm, tests_run
 
 #: the ``test`` column: which test made a row's p-value, or why none applies
@@ -38,10 +40,6 @@ def equal_everywhere(unit: str = "game") -> str:
 
 ABSENT_ON_A_SIDE = NOT_APPLICABLE + "the figure is absent on a side"
 NOT_PAIRED = NOT_APPLICABLE + "no per-game values to pair (interval only)"
-
-
-def plural(unit: str) -> str:
-    return unit + ("es" if unit.endswith("ch") else "s")
 
 
 def applies(test: str) -> bool:

@@ -12,9 +12,20 @@ speed-up.
 - ``schnapsen_value(deal, seat)``: a ``naive_schnapsen.NaiveDeal`` played out by
   minimax over its legal items (resigning left out): the game points, positive when
   ``seat`` wins them.
+- ``schadenfreude_value(st, rules, depth)``: plain max-n over the naive Schadenfreude
+  rules (``naive_schadenfreude``: legal cards, trick winner, what the winner
+  collects, cancelling pairs, floor, bust, the game's winner), each seat's utility
+  vector at the end of the search: a finished game gives its winner 1 (nobody: all
+  0); otherwise each seat's share of exp(d(total) / 6), ``d`` the total up to 6 below
+  the limit and falling three times as fast above that (the solver module's
+  documented evaluation, written out again here).  The mover takes the child best
+  for itself, the lowest card id on a tie.
 """
 from __future__ import annotations
 
+import math
+
+import naive_schadenfreude as NS
 from naive_schnapsen import NaiveDeal
 from naive_wendish import POINTS, naive_legal_plays, trick_winner
 
@@ -148,3 +159,101 @@ def schnapsen_value(deal: NaiveDeal, seat: int) -> int:
         return best
 
     return value(deal)
+
+
+# ----- Schadenfreude -----------------------------------------------------------------------
+def _shares(totals, limit):
+    """Each seat's share of exp(d(total) / 6) (no seat over the limit)."""
+    peak = float(limit) - 6.0
+    d = [float(t) if t <= peak else peak - 3.0 * (float(t) - peak) for t in totals]
+    top = max(d)
+    e = [math.exp((x - top) / 6.0) for x in d]
+    s = 0.0
+    for x in e:
+        s += x
+    return tuple(x / s for x in e)
+
+
+def _one_hot(n, seat):
+    return tuple(1.0 if p == seat else 0.0 for p in range(n))
+
+
+def schadenfreude_position(st, rules):
+    """The round in progress in engine state ``st``, in card names and lists."""
+    from simcore.games.schadenfreude import engine as E
+    from simcore.games.schadenfreude.cards import card_name
+    n = rules["players"]
+
+    def names(mask):
+        return frozenset(card_name(c) for c in range(50) if int(mask) >> c & 1)
+    tl = int(st[E.S_TRICK_LEADER])
+    trick = tuple(((tl + i) % n, card_name(int(st[E.S_TRICK + i])))
+                  for i in range(int(st[E.S_TRICK_POS])))
+    return {"hands": tuple(names(st[E.S_HAND + p]) for p in range(n)), "trick": trick,
+            "mover": int(st[E.S_TO_MOVE]), "done": int(st[E.S_TRICK_NUM]),
+            "piles": tuple(names(st[E.S_PILE + p]) for p in range(n)),
+            "scores": [int(st[E.S_SCORE + p]) for p in range(n)],
+            "round": int(st[E.S_ROUND])}
+
+
+def schadenfreude_value(st, rules, depth):
+    """Max-n utility vector of the position ``st`` searched ``depth`` tricks deep (the
+    current trick the first; the whole round with ``depth`` at least the tricks left
+    or with at most two tricks left), by the naive rules (module doc)."""
+    from simcore.games.schadenfreude.cards import parse_card
+    pos = schadenfreude_position(st, rules)
+    n, limit, floor = rules["players"], rules["limit"], rules["floor"]
+    left = rules["hand_size"] - pos["done"]
+    stop = None if (left <= 2 or depth >= left) else pos["done"] + depth
+    memo = {}
+
+    def leaf(piles, over):
+        points = [NS.pile_points(list(p)) for p in piles]
+        if over:
+            scores = NS.new_scores(pos["scores"], points, floor)
+            if any(s > limit for s in scores):
+                w = NS.game_winner(scores, limit, rules["all_bust"])
+                return _one_hot(n, w)
+            if pos["round"] + 1 >= rules["max_rounds"]:
+                return _one_hot(n, None)            # stopped unfinished: no winner
+            return _shares(scores, limit)
+        totals = NS.new_scores(pos["scores"], points, floor)
+        if any(t > limit for t in totals):
+            # as if the round ended here: the highest total held by one seat not bust
+            ok = [t for t in totals if t <= limit]
+            single = [t for t in ok if ok.count(t) == 1]
+            w = totals.index(max(single)) if single and len(ok) else None
+            return _one_hot(n, w)
+        return _shares(totals, limit)
+
+    def value(hands, trick, mover, piles, done):
+        if not any(hands):
+            return leaf(piles, True)
+        if not trick and stop is not None and done >= stop:
+            return leaf(piles, False)
+        key = (hands, trick, mover, piles, done)
+        if key in memo:
+            return memo[key]
+        legal = sorted(NS.legal_cards(hands[mover], [c for _, c in trick]), key=parse_card)
+        best = None
+        for c in legal:
+            h = list(hands)
+            h[mover] = hands[mover] - {c}
+            h = tuple(h)
+            t = trick + ((mover, c),)
+            if len(t) < n:
+                v = value(h, t, (mover + 1) % n, piles, done)
+            else:
+                w, got = NS.trick_winner(list(t))
+                pile = list(piles[w])
+                for x in got:
+                    NS.add_to_pile(pile, x, rules["pairs"])
+                new = list(piles)
+                new[w] = frozenset(pile)
+                v = value(h, (), w, tuple(new), done + 1)
+            if best is None or v[mover] > best[mover]:
+                best = v
+        memo[key] = best
+        return best
+
+    return value(pos["hands"], pos["trick"], pos["mover"], pos["piles"], pos["done"])

@@ -137,7 +137,7 @@ def test_worlds_keep_what_the_seat_sees(records):
 
 @pytest.mark.parametrize("extra,expected", [
     (["--at", "999"], ["--at 999", "give 0 to"]),
-    (["--at", "2", "--deal", "9"], ["--deal 9", "deal(s)"]),
+    (["--at", "2", "--deal", "9"], ["--deal 9", "the record has"]),
     (["--at", "2", "--index", "7"], ["--index 7 is not among them"]),
     (["--at", "2", "--worlds", "0"], ["--worlds must be from 1"]),
     (["--at", "2", "--policy", "nobody"], ["--policy", "unknown policy 'nobody'"]),

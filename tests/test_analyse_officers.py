@@ -127,7 +127,7 @@ def test_bad_positions(invoke, officers):
     one_error_line(invoke("analyse", officers, "--at", n + 1), f"--at {n + 1}", f"give 0 to {n}")
     one_error_line(invoke("analyse", officers, "--at", n), "nobody is to act")
     one_error_line(invoke("analyse", officers, "--deal", 2, "--at", 3), "--deal 2",
-                   "2 deal(s)")
+                   "2 deals")
     one_error_line(invoke("analyse", officers, "--index", 2, "--at", 3),
                    "--index 2 is not among them")
 

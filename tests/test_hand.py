@@ -1,4 +1,6 @@
 """tricksim hand: one hand's chances, every start choice side by side (small runs)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -26,9 +28,20 @@ def test_schnapsen_first_lead_choices(invoke):
             "--deals", "300", "--seed", "5"]
     res = invoke(*args)
     assert res.exit_code == 0, res.output
-    rows = _rows(res.stdout)
+    named = _rows(res.stdout)
+    # every choice names the card the owner led: "plain lead QH", "close, leads AH"
+    plain = next(k for k in named if k.startswith("plain lead"))
+    assert re.fullmatch(r"plain lead ([ATKQJ][CSHD])( \d+%.*)?", plain), plain
+    assert plain.split()[2] in "AH TH KH QH JC".split()
+    rows = {("plain lead" if k == plain else k.split(", leads ")[0]): v for k, v in named.items()}
     assert set(rows) == {"policy decides", "plain lead", "marriage H", "close",
                          "close + marriage H"}
+    for k in named:
+        if k != plain:
+            assert re.search(r", leads [ATKQJ][CSHD]", k), k
+    # the marriage's lead is its queen or king
+    marriage = next(k for k in named if k.startswith("marriage H"))
+    assert re.fullmatch(r"marriage H, leads [KQ]H", marriage), marriage
     # forty in trumps plus the trump ace and ten: showing the marriage wins every deal
     assert rows["marriage H"][0] == "100.0%"
     assert sum("best" in r for r in rows.values()) == 1
@@ -43,7 +56,7 @@ def test_schnapsen_dealer_has_no_first_lead(invoke, tmp_path):
                  "--out", "o.png")
     assert res.exit_code == 0, res.output
     assert "the owner deals" in res.stdout
-    assert list(_rows(res.stdout)) == ["policy decides"]
+    assert list(_rows(res.stdout)) == ["policy decides"]     # the owner never leads first
     assert (tmp_path / "o.png").read_bytes()[:4] == b"\x89PNG"
 
 

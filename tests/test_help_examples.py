@@ -109,3 +109,42 @@ def test_help_examples_and_readme_questions_run(invoke, tmp_path):
         args = tiny(cmd, tmp_path, k)
         res = invoke(*args, input="quit\n" if args[0] == "play" else None)
         assert res.exit_code == 0, f"{cmd}\n-> tricksim {' '.join(args)}\n{res.output}"
+
+
+DOCS = sorted((README.parent / "docs").glob("*.md")) + [README]
+#: ``tricksim CMD GAME ... --preset NAME`` on one line of a help text or page
+PRESET_USE = re.compile(r"tricksim \w+ (schadenfreude|schnapsen|wendish)\b[^`\n]*?"
+                        r"--preset[ =]['\"]?([\w-]+)")
+
+
+def test_every_preset_the_help_and_docs_name_exists(invoke):
+    """Every ``--preset NAME`` of a help example, the README or a docs page names a preset
+    of its game (or one of its other names), and builds."""
+    from simcore.games import get_rulebook
+    texts = [invoke("--help").stdout] + [invoke(name, "--help").stdout
+                                         for name in sorted(cli.commands)]
+    texts += [p.read_text(encoding="utf-8") for p in DOCS]
+    uses = {m.groups() for t in texts for m in PRESET_USE.finditer(t)}
+    assert ("wendish", "dreiwendsch") in uses and len(uses) >= 4
+    for game, name in sorted(uses):
+        book = get_rulebook(game)
+        assert book.is_preset(name), f"{game} --preset {name}: no such preset"
+        book.build(name)
+
+
+def test_wendish_variant_names_are_presets(invoke):
+    """``--preset three_sharp`` (the variant's name) is the preset ``sharp``, and
+    ``tricksim rules wendish`` lists both names; an unknown name lists them too."""
+    res = invoke("rules", "wendish", "--preset", "three_sharp")
+    assert res.exit_code == 0, res.output
+    head = res.stdout.splitlines()[0]
+    assert "preset 'sharp'" in head and "sharp (also three_sharp)" in head
+    assert invoke("rules", "wendish", "--preset", "sharp").stdout.splitlines()[1:] == \
+        res.stdout.splitlines()[1:]
+    bad = invoke("rules", "wendish", "--preset", "sharpe")
+    assert bad.exit_code != 0 and "sharp (also three_sharp)" in bad.output
+    assert "Traceback" not in bad.output
+    from simcore.games import get_game
+    g = get_game("wendish")
+    assert g.build_rules("three_sharp", None, (), None) == g.build_rules("sharp", None, (), None)
+    assert g.build_rules("three", None, (), None)["variant"] == "three"

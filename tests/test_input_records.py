@@ -123,7 +123,7 @@ def test_replay_of_dev_zero_is_one_bounded_failure(invoke, monkeypatch):
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
     assert res.stderr.splitlines() == [
         "record 0 (line 1): longer than 1,048,576 bytes; allowed: one record per line of at most "
-        "1,048,576 bytes (the rest of the file is not read)", "1 of 1 records failed"]
+        "1,048,576 bytes (the rest of the file is not read)", "1 of 1 record failed"]
 
 
 def test_valid_records_of_every_game_still_replay(invoke, tmp_path, records):

@@ -38,7 +38,7 @@ def test_saved_through_the_question_replays_and_is_analysed(tmp_path, invoke):
     # the printed analyse command works as printed (fewer worlds to keep the test quick)
     got = invoke("analyse", "mine.jsonl", "--deal", 0, "--at", at, "--worlds", 10)
     assert got.exit_code == 0, got.output
-    assert f"after {at} action(s): seat 0 to move" in got.stdout
+    assert f"after {at} action{'s' if at != 1 else ''}: seat 0 to move" in got.stdout
     assert "the record played: play " in got.stdout
 
 

@@ -164,7 +164,7 @@ def test_first_difference():
         "end.a[1] is true (a boolean); the rules give 1"
     assert first_difference({}, {"a": 1}, "end") == "end is missing 'a' (the rules give 1)"
     assert first_difference({"a": [1]}, {"a": [1, 2]}, "end") == \
-        "end.a holds 1 values; the rules give 2: [1, 2]"
+        "end.a holds 1 value; the rules give 2: [1, 2]"
 
 
 def test_empty_file_is_an_error(tmp_path, invoke):

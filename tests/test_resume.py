@@ -153,7 +153,7 @@ def test_a_different_command_on_an_unfinished_folder_is_refused(invoke, unfinish
 def test_threads_do_not_count_and_no_resume_starts_over(invoke, unfinished):
     res = invoke("simulate", "schadenfreude", "--games", 2000, "--out", "run", "--threads", 1)
     assert res.exit_code == 0, res.output
-    assert "1 of 5 chunks were already done" in res.stderr and "seed 5" in res.stderr
+    assert "1 of 5 chunks was already done" in res.stderr and "seed 5" in res.stderr
     # an unfinished run again, then overwritten by another command with --no-resume
     with pytest.raises(Stop):
         simulate("schadenfreude", None, ["random"], 2000, seed=5, chunk_size=400,

@@ -8,6 +8,7 @@ import re
 import time
 
 import pytest
+from conftest import TWO_THREADS, needs_two_threads
 
 from simcore import get_game, simulate
 from simcore.checkpoint import RunPlan
@@ -50,14 +51,15 @@ def test_an_explicit_chunk_size_wins_and_the_plan_is_the_commands():
 
 @pytest.mark.parametrize("summary_only", [True, False])
 def test_results_do_not_depend_on_the_chunk_plan(summary_only, monkeypatch):
-    """One chunk on one thread, one game a chunk side by side on two threads, chunks of
-    two: the same aggregates, summaries and tables, bit for bit."""
+    """One chunk on one thread, one game a chunk side by side on two threads (one where
+    numba has only one), chunks of two: the same aggregates, summaries and tables, bit
+    for bit."""
     def run(threads, chunk_size):
         return simulate("schnapsen", policies=PIMC, games=4, seed=11, threads=threads,
                         chunk_size=chunk_size, summary_only=summary_only)
 
     base = run(1, 4)
-    for threads, chunk in ((2, 1), (1, 3)):
+    for threads, chunk in ((TWO_THREADS, 1), (1, 3)):
         other = run(threads, chunk)
         assert other.execution["chunks"] == -(-4 // chunk)
         assert other.aggregates.keys() == base.aggregates.keys()
@@ -68,6 +70,7 @@ def test_results_do_not_depend_on_the_chunk_plan(summary_only, monkeypatch):
             assert other.tables[name].equals(table), name
 
 
+@needs_two_threads
 def test_chunks_are_played_side_by_side_on_threads(monkeypatch):
     """With two threads a searching run's chunks run at the same time, each on one numba
     thread (the kernels release the GIL), as they are yielded in completion order."""

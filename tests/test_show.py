@@ -82,8 +82,11 @@ def test_show_tells_every_action_trick_and_end(variant, records, tmp_path, invok
             elif game == "wendish":
                 plays = sum(1 for a in deal["actions"] if a[1] == "play")
                 assert len(winners) == plays // len(start["hands"])
-                for hand in start["hands"]:
-                    assert " ".join(hand) in "\n".join(lines)
+                for hand in start["hands"]:           # each hand, sorted as players hold it
+                    assert any(sorted(part.replace("face up ", "").replace("under them ", "")
+                                      .split()) == sorted(hand)
+                               for ln in lines[1:6] for part in ln.split(": ", 1)[-1]
+                               .split(";")), hand
             else:
                 assert len(winners) == len(start["hands"][0])
                 assert any(f"totals {' '.join(map(str, deal['end']['scores']))}" in ln

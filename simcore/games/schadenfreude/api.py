@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...text import counted
 from ...engine import EngineBase
 from ...errors import RulesError
 from .cards import SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
@@ -115,7 +116,7 @@ class Engine(EngineBase):
         flat = [c for hd in ids for c in hd]
         deck = deck_mask(self.rules["values"])
         if len(ids) != n or any(len(hd) != h for hd in ids):
-            raise ValueError(f"give {n} hands of {h} cards")
+            raise ValueError(f"give {n} hands of {counted(h, 'card')}")
         if len(set(flat)) != len(flat) or mask_of(flat) & ~deck:
             raise ValueError("a card is given twice or is not in the deck of these rules")
         if not (isinstance(leader, int) and 0 <= leader < n):
@@ -227,7 +228,7 @@ class Engine(EngineBase):
             raise ValueError("the round is over: nobody is to move")
         if not (isinstance(depth, int) and 0 <= depth <= PIMC_MAX_DEPTH):
             raise ValueError(f"depth {depth!r} is not allowed; allowed: 0 to "
-                             f"{PIMC_MAX_DEPTH} tricks ({PIMC_MAX_DEPTH}: to the round's end)")
+                             f"{counted(PIMC_MAX_DEPTH, 'trick')} ({PIMC_MAX_DEPTH}: to the round's end)")
         left = bin(int(st[S_HAND + int(st[S_TO_MOVE])]) & ((1 << 64) - 1)).count("1")
         if depth >= left and left > OPEN_MAX_TRICKS:
             raise ValueError(f"an exact open-card value is searched from {OPEN_MAX_TRICKS} "

@@ -3,6 +3,7 @@ the facts across words that the kernels rely on; ``Engine`` checks a state again
 both before a kernel sees it (``simcore.state_check``)."""
 from __future__ import annotations
 
+from ...text import counted
 from ...state_check import Field, StateSpec, mask_field, popcount
 from .cards import CARD_RANK, SUIT_MASK, deck_mask
 from .engine import (MAX_SEATS, PLAYING, S_BUST, S_DECK, S_FIRST_LEADER, S_FOLLOW, S_HAND,
@@ -94,7 +95,7 @@ def consistency_of(rules):
         tl = w[S_TRICK_LEADER]
         if status == PLAYING:
             if num >= h:
-                return f"field trick_num is {num} in a round of {h} tricks still played"
+                return f"field trick_num is {num} in a round of {counted(h, 'trick')} still played"
             if w[S_TO_MOVE] != (tl + pos) % n:
                 return "field to_move is not the seat after the trick's last card"
         elif w[S_TO_MOVE] != -1 or pos or num != h:
@@ -104,7 +105,7 @@ def consistency_of(rules):
         for i in range(n):
             held = popcount(w[S_HAND + (tl + i) % n])
             if held != h - num - (1 if i < pos else 0):
-                return f"seat {(tl + i) % n} holds {held} cards, not what the tricks leave"
+                return f"seat {(tl + i) % n} holds {counted(held, 'card')}, not what the tricks leave"
         lead = follow = rank_pos = offsuit = trick = 0
         for i in range(pos):
             a = w[S_TRICK + i]

@@ -18,6 +18,7 @@ import json
 import numpy as np
 from numba import njit, prange
 
+from ...text import counted
 from ...bits import U0, U1, lowest_bit
 from ...records import check_common, parse_cards, require, require_same
 from .cards import card_name, deck_mask, mask_cards, mask_of, parse_card
@@ -351,7 +352,7 @@ def check_start(start, d, rules) -> tuple[np.ndarray, int]:
     seen = [c for hd in hands for c in hd] + aside
     require(len(seen) == len(set(seen)), "a card is dealt twice", d)
     for p, hd in enumerate(hands):
-        require(len(hd) == h, f"seat {p} holds {len(hd)} cards; the rules deal {h}", d)
+        require(len(hd) == h, f"seat {p} holds {counted(len(hd), 'card')}; the rules deal {h}", d)
     deck = deck_mask(rules["values"])
     require(mask_of(seen) == deck and len(seen) == bin(deck).count("1"),
             "the hands and the aside cards are not exactly the deck of these rules", d)
@@ -421,7 +422,7 @@ def replay_record(record) -> np.ndarray:
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     init_game(r, st, np.uint64(record["seed"] % 2**64), record["index"] % 2**63)
     deals = record["deals"]
-    require(len(deals) <= rules["max_rounds"], f"{len(deals)} rounds exceed max_rounds "
+    require(len(deals) <= rules["max_rounds"], f"{counted(len(deals), 'round')} exceed max_rounds "
             f"{rules['max_rounds']}")
     for d, deal in enumerate(deals):
         require(isinstance(deal, dict) and all(k in deal for k in ("start", "actions", "end")),

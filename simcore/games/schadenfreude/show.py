@@ -7,6 +7,7 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 from __future__ import annotations
 
 from ...show import NarratorBase, cards, says as _s
+from ...text import counted
 
 _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 
@@ -52,7 +53,7 @@ class Narrator(NarratorBase):
         wcard = next(c for p, c in trick if p == w)
         lost = [c for c in vb["piles"][w] if c not in va["piles"][w]]
         line = (f"  trick {vb['tricks_done'] + 1} to {self.who(w)} with {wcard}; pile now "
-                f"{cards(va['piles'][w])} ({va['points'][w]} points)")
+                f"{cards(va['piles'][w])} ({counted(va['points'][w], 'point')})")
         if lost:
             line += f"; knocked out of it: {cards(lost)}"
         return out + [line]
@@ -72,7 +73,7 @@ class Narrator(NarratorBase):
         r = self.eng.result(st)
         totals = ", ".join(f"{self.who(p)} {x}" for p, x in enumerate(r["scores"]))
         if r["unfinished"]:
-            how = (f"stopped unfinished after {self.eng.rules['max_rounds']} rounds, "
+            how = (f"stopped unfinished after {counted(self.eng.rules['max_rounds'], 'round')}, "
                    "no winner")
         elif r["winners"]:
             how = "winner " + ", ".join(self.who(p) for p in r["winners"])
@@ -91,9 +92,9 @@ class Narrator(NarratorBase):
                     else "no suit yet (a wild card led)")
             out.append(f"on the table: {on}; {lead}")
         for p, pile in enumerate(v["piles"]):
-            out.append(f"  {self.who(p)}: pile {cards(pile)} ({v['points'][p]} points), "
-                       f"total before this round {v['scores'][p]}, {v['held'][p]} cards "
-                       "in hand")
+            out.append(f"  {self.who(p)}: pile {cards(pile)} ({counted(v['points'][p], 'point')}), "
+                       f"total before this round {v['scores'][p]}, "
+                       f"{counted(v['held'][p], 'card')} in hand")
         return out
 
     def label(self, state, action: int) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...text import counted as count_words
 from ...engine import EngineBase
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS, card_name
@@ -97,7 +98,7 @@ def why_illegal(rules, st, seat, verb, arg) -> str:
             return "the trump jack may be exchanged only while the talon is open"
         jack = int(st[S_TRUMP]) * 5
         if talon_left < rules["exchange_min_talon"]:
-            return (f"the talon holds {talon_left} cards; exchanging needs at least "
+            return (f"the talon holds {count_words(talon_left, 'card')}; exchanging needs at least "
                     f"{rules['exchange_min_talon']}")
         return f"seat {seat} does not hold the trump jack {card_name(jack)}"
     if verb == "close":
@@ -105,7 +106,7 @@ def why_illegal(rules, st, seat, verb, arg) -> str:
             return "closing comes before showing a marriage"
         if strict:
             return "the talon is already closed or used up"
-        return (f"the talon holds {talon_left} cards; closing needs at least "
+        return (f"the talon holds {count_words(talon_left, 'card')}; closing needs at least "
                 f"{rules['close_min_talon']}")
     if verb == "marriage":
         if strict and not rules["marriage_after_close"]:
@@ -154,7 +155,8 @@ class Engine(EngineBase):
             raise TricksimError(f"deal {deal} is not in the record (it has {len(deals)})")
         n_act = len(deals[deal]["actions"])
         if upto is not None and not 0 <= upto <= n_act:
-            raise TricksimError(f"upto {upto} is not allowed; deal {deal} has {n_act} actions")
+            raise TricksimError(f"upto {upto} is not allowed; deal {deal} has "
+                                f"{count_words(n_act, 'action')}")
         r = self.r
         pids = None
         try:

@@ -26,6 +26,9 @@ from .solver import new_work
 N_SLOTS = 20
 WIN_MEANS = "win = the hand's owner wins the deal (not the match)"
 SCORE_UNIT = "score = game points of the deal, + won / - lost (-3 .. +3)"
+#: the first-lead choice with no exchange, close or marriage (its label gets the card led:
+#: ``plain lead QH``)
+PLAIN = "plain lead"
 #: actions ``tricksim analyse`` leaves out: resigning gives up the match, not the deal
 NOT_ANALYSED = (A_RESIGN,)
 
@@ -53,10 +56,12 @@ def start_from_slots(r, st, slots, dealer, rng):
 
 @njit(cache=True)
 def play_hands(r, template, free, seed, first, n, pids, owner, dealer, plans, scores, wins,
-               work):
+               led, work):
     """Deals ``first .. first + n - 1``: each completed from ``template`` and played once
-    per plan (rows of ``plans``) by ``pids`` (``work``: the solver's scratch); the owner's signed game points and wins
-    into ``scores[plan, deal]``, ``wins[plan, deal]``."""
+    per plan (rows of ``plans``) by ``pids`` (``work``: the solver's scratch); the owner's
+    signed game points and wins into ``scores[plan, deal]``, ``wins[plan, deal]``, and the
+    card the owner led to the first trick into ``led[plan, deal]`` (-1 where the owner
+    did not lead it)."""
     slots = np.empty(N_SLOTS, np.int64)
     scratch = np.empty(N_SLOTS, np.int64)
     st = np.empty(N_STATE, np.int64)
@@ -94,11 +99,17 @@ def play_hands(r, template, free, seed, first, n, pids, owner, dealer, plans, sc
                         if a == A_CLAIM or not is_legal(r, st, a):
                             legal_actions(r, st, buf)
                             a = buf[0]
+                        if a < A_MARRIAGE:
+                            led[c, i] = a
                         apply_action(r, st, a)
                         fixed = False
                         continue
                     fixed = False
-                apply_action(r, st, choose_w(r, st, pids[p], work))
+                a = choose_w(r, st, pids[p], work)
+                if (p == owner and a < A_MARRIAGE and led[c, i] < 0 and st[S_PHASE] == LEAD
+                        and st[S_TRICKS] + st[S_TRICKS + 1] == 0):
+                    led[c, i] = a
+                apply_action(r, st, a)
             won = st[S_WINNER] == owner
             wins[c, i] = 1 if won else 0
             scores[c, i] = st[S_GAME_POINTS] if won else -st[S_GAME_POINTS]
@@ -152,7 +163,7 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
                 for m in [-1] + [s for s in range(4) if marry >> s & 1]:
                     parts = (["exchange"] if ex else []) + (["close"] if cl else []) \
                         + ([f"marriage {SUITS[m]}"] if m >= 0 else [])
-                    choices.append(Choice(" + ".join(parts) if parts else "plain lead",
+                    choices.append(Choice(" + ".join(parts) if parts else PLAIN,
                                           np.array([1, ex, cl, m], np.int64)))
     lines = [f"seat {seat} holds {' '.join(card_name(c) if c >= 0 else '?' for c in own)}; "
              f"trump card {card_name(int(t[10])) if t[10] >= 0 else 'random'}; "
@@ -166,10 +177,29 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     plans = np.stack([c.plan for c in setup_.choices])
     scores = np.zeros((len(plans), deals), np.int64)
     wins = np.zeros((len(plans), deals), np.int64)
+    led = np.full((len(plans), deals), -1, np.int64)
     play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0, deals,
                np.asarray(pids, np.int64), setup_.seat, setup_.extra["dealer"], plans,
-               scores, wins, new_work())
+               scores, wins, led, new_work())
+    for choice, cards in zip(setup_.choices, led):      # name the card each choice led
+        words = lead_words(cards)
+        choice.label += words.replace(", leads", "", 1) if choice.label == PLAIN else words
     return scores, wins
+
+
+def lead_words(cards: np.ndarray) -> str:
+    """What a choice's label adds to name the card the owner led to the first trick:
+    ``, leads AH``, or the commonest two with their shares (``, leads AH 70% / TH 30%``)
+    where the player's lead varied between deals; nothing where the owner never led."""
+    cards = cards[cards >= 0]
+    if len(cards) == 0:
+        return ""
+    ids, counts = np.unique(cards, return_counts=True)
+    order = np.argsort(-counts, kind="stable")
+    if len(ids) == 1:
+        return f", leads {card_name(int(ids[0]))}"
+    top = [f"{card_name(int(ids[k]))} {100 * counts[k] / len(cards):.0f}%" for k in order[:2]]
+    return ", leads " + " / ".join(top) + (" / ..." if len(ids) > 2 else "")
 
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------

@@ -3,6 +3,7 @@ the facts across words that the kernels rely on; ``Engine`` checks a state again
 both before a kernel sees it (``simcore.state_check``)."""
 from __future__ import annotations
 
+from ...text import counted
 from ...state_check import Field, StateSpec, mask_field, popcount
 from .engine import (AFTER_LAST, FOLLOW, LEAD, N_STATE, OVER, S_CLAIMER, S_CLOSER, S_DEAL,
                      S_DEALER, S_DECK, S_EXCHANGER, S_FIRST_DEALER, S_GAME_POINTS, S_HAND,
@@ -84,7 +85,7 @@ def consistency(w: list[int]) -> str | None:
     # index by the talon and the cards, which are checked above)
     n = (popcount(h0), popcount(h1))
     if max(n) > MAX_HAND:
-        return f"field hand holds {max(n)} cards; a hand holds at most {MAX_HAND}"
+        return f"field hand holds {counted(max(n), 'card')}; a hand holds at most {MAX_HAND}"
     return None
 
 

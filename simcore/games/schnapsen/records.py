@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 
+from ...text import counted
 from ...errors import TricksimError
 from ...records import check_common, fail, require, require_same
 from .cards import DECK_MASK, RANKS, SUITS, card_name, mask_of, parse_card, parse_suit
@@ -222,7 +223,7 @@ def replay_record(record) -> None:
     rules = RULEBOOK.from_dict(record.get("rules"), strict=True)
     check_common(record, 2)
     deals = record["deals"]
-    require(len(deals) <= max_deals(rules), f"{len(deals)} deals; a match of "
+    require(len(deals) <= max_deals(rules), f"{counted(len(deals), 'deal')}; a match of "
             f"{rules['match_points']} points takes at most {max_deals(rules)}")
     r = rules_array(rules)
     st = np.zeros(N_STATE, np.int64)

@@ -6,6 +6,8 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 from __future__ import annotations
 
 from ...show import NarratorBase, cards, says
+from ...text import counted
+from .cards import RANKS, SUITS
 from .engine import A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN
 
 _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
@@ -35,7 +37,7 @@ class Narrator(NarratorBase):
                f"match points to go {self._pair(v['match'])}"]
         for p in (0, 1):
             if self.sees(p):
-                out.append(f"  {self.who(p)}: {cards(start['hands'][p])}")
+                out.append(f"  {self.who(p)}: {cards(self.sorted_cards(st, start['hands'][p]))}")
         if self.viewer is None:
             out.append(f"  talon: {cards(start['talon'])} (drawn in this order)")
         return out
@@ -86,7 +88,7 @@ class Narrator(NarratorBase):
                 if self.sees(p):
                     new = [c for c in eng.view(after, p)["hand"]
                            if c not in eng.view(before, p)["hand"]]
-                    drawn.append(f"{self.who(p)} {cards(new)}")
+                    drawn.append(f"{self.who(p)} {cards(self.sorted_cards(after, new))}")
             text = "; ".join(drawn)
             out.append(f"  drawn{': ' + text if text else ''}; talon {va['talon']} left")
         return out
@@ -97,7 +99,7 @@ class Narrator(NarratorBase):
         v = self.eng.view(st, 0)
         w = e["winner"]
         return [f"deal {v['deal']} ends: {says(self.who(w), 'win')} "
-                f"{e['game_points']} game point{'s' if e['game_points'] != 1 else ''} by "
+                f"{counted(e['game_points'], 'game point')} by "
                 f"{_REASONS[e['reason']]}; card points {e['card_points'][0]}-"
                 f"{e['card_points'][1]} (marriages that count included), tricks "
                 f"{e['tricks'][0]}-{e['tricks'][1]}; match points to go "
@@ -116,10 +118,10 @@ class Narrator(NarratorBase):
         if v["talon"] == 0:
             talon = "the talon is used up"
         elif v["closer"] >= 0:
-            talon = f"the talon ({v['talon']} cards) was closed by {self.who(v['closer'])}"
+            talon = f"the talon ({counted(v['talon'], 'card')}) was closed by {self.who(v['closer'])}"
         else:
-            talon = f"talon {v['talon']} cards, trump card {v['trump_card']}"
-        out = [f"your hand: {cards(v['hand'])}",
+            talon = f"talon {counted(v['talon'], 'card')}, trump card {v['trump_card']}"
+        out = [f"your hand: {cards(self.sorted_cards(st, v['hand']))}",
                f"trumps {_SUIT_WORDS[v['trump']]}; {talon}"]
         if v["phase"] == "follow":
             out.append(f"on the table: {self.who(opp)} led {v['lead_card']}")
@@ -131,8 +133,17 @@ class Narrator(NarratorBase):
                    + f"; tricks {v['tricks'][seat]}-{v['tricks'][opp]}; match points to go "
                      f"you {v['match'][seat]}, {self.who(opp)} {v['match'][opp]}")
         if v["opp_known"]:
-            out.append(f"{self.who(opp)} is known to hold: {cards(v['opp_known'])}")
+            out.append(f"{self.who(opp)} is known to hold: "
+                       f"{cards(self.sorted_cards(st, v['opp_known']))}")
         return out
+
+    def card_key(self, state, name: str):
+        """By suit (clubs, spades, hearts, diamonds), then rank, highest first (A T K Q J)."""
+        return SUITS.index(name[1]), -RANKS.index(name[0])
+
+    def card_of(self, action: int) -> str | None:
+        """The card a play action plays."""
+        return self.eng.describe(action).split()[1] if action < A_MARRIAGE else None
 
     def label(self, state, action: int) -> str:
         """A card's name (``QH``), ``marriage H``, ``exchange``, ``close``, ``claim``,

@@ -37,6 +37,11 @@ def _reader(officers: bool):
     return read
 
 
+#: what a Wendish score counts: the tariff's units (``base``, ``solo_base``, ``schneider``,
+#: ``schwarz``), not card points and not Schnapsen's game points
+SCORE_UNIT = "tariff units"
+
+
 def contract(rules) -> GameContract:
     """What generic code needs from Wendish Schafkopf under ``rules``."""
     n = seats_of(rules)
@@ -48,9 +53,9 @@ def contract(rules) -> GameContract:
         game="wendish", seats=n, unit="game",
         measures=(
             SeatMeasure("score_per_deal", "mean", "score_per_deal", "score_low", "score_high",
-                        unit="game points"),
+                        unit=SCORE_UNIT),
             SeatMeasure("score", "mean", "score_per_game", "game_score_low", "game_score_high",
-                        per_seat_columns("score_{seat}"), unit="game points"),
+                        per_seat_columns("score_{seat}"), unit=SCORE_UNIT),
             SeatMeasure("deal_win", "rate", "deal_win_rate", "deal_win_low", "deal_win_high"),
         ),
         wins_column=None, equal_means="score", advantages=(),

@@ -17,6 +17,7 @@ from numba import njit
 from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...bits import popcount
 from ...errors import TricksimError
+from ...text import counted
 from .cards import (BLACK_QUEENS, QC, QS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
                     VARIANT_SKAT, card_name, mask_cards, parse_card)
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_QUIET, A_SOLO, A_WEDDING, P_DISCARD,
@@ -199,18 +200,26 @@ def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
     if failed:
         raise TricksimError(f"impossible: no deal completes this hand so that the owner "
                             f"{'takes' if setup_.extra['want_taker'] else 'leaves'} the skat "
-                            f"({failed} of {deals} deals tried {MAX_TRIES:,} times)")
+                            f"({failed} of {counted(deals, 'deal')} tried {MAX_TRIES:,} times)")
     return scores, wins
 
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------
 def position_info(eng, record, deal, at, st):
-    """Refuse what the world sampler does not handle (the pickup and discard phases)."""
-    from .engine import P_LUST as _LUST
-    if int(st[ST_PHASE]) < _LUST:
-        raise TricksimError("analyse handles Wendish positions from the contract phase on "
-                            "(after the pickup and the discards); give a later --at")
+    """Nothing beyond the state: every phase is sampled from it (the skat taker's
+    pickup and discards included)."""
     return None
+
+
+def _taker_of(w, n) -> int:
+    """Who takes the skat in the deal ``w`` as dealt: the holder of QC, else of QS, else
+    forehand (the engine's rule; the skat itself holds no seat)."""
+    from .engine import ST_FOREHAND, ST_HAND
+    for q in (QC, QS):
+        for p in range(n):
+            if int(w[ST_HAND + p]) >> q & 1:
+                return p
+    return int(w[ST_FOREHAND])
 
 
 def _same_view(eng, st, w, seat) -> bool:
@@ -242,24 +251,35 @@ def _officers_world(eng, st, seat, rng):
 def sample_world(eng, st, seat, rng, info):
     """A copy of ``st`` whose cards hidden from ``seat`` are re-dealt uniformly.
     Officers': the face-down cards still covered, both seats' (``_officers_world``).
-    Otherwise: the other hands, and the discards unless ``seat`` took the skat, keeping
-    every holding's size; None when the draw breaks what ``seat`` knows (a card of a suit
-    a seat did not follow, QC away from the skat taker, discarded black queens, a
-    different observation).  Where the sides are still hidden the contract and sides
+    Otherwise: the other hands, the discards unless ``seat`` took the skat, and the skat
+    itself before its taker picks it up (holding the black queens the taker's own hand
+    lacks, as the taker rule says), keeping every holding's size; None when the draw
+    breaks what ``seat`` knows (a card of a suit a seat did not follow, QC away from the
+    skat taker, discarded black queens, a different observation).  Where the sides are still hidden the contract and sides
     follow the black queens' holders (a normal game or, both in one hand, a quiet solo)."""
     from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
                          ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
                          ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
     if int(st[ST_VARIANT]) == V_OFFICERS:
         return _officers_world(eng, st, seat, rng)
+    from .engine import P_PICKUP, ST_SKAT
     n = int(st[ST_N])
+    phase = int(st[ST_PHASE])
     holders = [ST_HAND + p for p in range(n) if p != seat]
     taker = int(st[ST_TAKER])
     if taker >= 0 and taker != seat:
         holders.append(ST_DISCARDS)
+    forced = []
+    if phase == P_PICKUP:               # the taker has not seen the skat yet
+        holders.insert(0, ST_SKAT)
+        own = int(st[ST_HAND + seat])
+        if not own >> QC & 1:           # QC is not with the taker: it lies in the skat,
+            forced.append(QC)           # and so does QS unless the taker holds it
+            if not own >> QS & 1:
+                forced.append(QS)
     sizes = [bin(int(st[h]) & 0xFFFFFFFF).count("1") for h in holders]
     pool = [c for h in holders for c in mask_cards(int(st[h]) & 0xFFFFFFFF)]
-    perm = rng.permutation(pool)
+    perm = forced + [int(c) for c in rng.permutation([c for c in pool if c not in forced])]
     w = st.copy()
     k = 0
     for h, s in zip(holders, sizes):
@@ -268,6 +288,8 @@ def sample_world(eng, st, seat, rng, info):
     for p in range(n):
         if p != seat and int(w[ST_HAND + p]) & int(st[ST_VOID + p]):
             return None
+    if phase == P_PICKUP and _taker_of(w, n) != taker:
+        return None                     # the black queens make another seat the taker
     if taker >= 0 and taker != seat:
         if int(w[ST_DISCARDS]) & BLACK_QUEENS:
             return None
@@ -281,7 +303,9 @@ def sample_world(eng, st, seat, rng, info):
             if int(w[ST_HAND + p]) >> c & 1:
                 return p
         return -1
-    if not int(st[ST_TEAMS_PUBLIC]) and int(st[ST_CONTRACT]) in (NORMAL, QUIET_SOLO) \
+    if phase < P_LUST:
+        pass                            # the contract is made later, from the world's cards
+    elif not int(st[ST_TEAMS_PUBLIC]) and int(st[ST_CONTRACT]) in (NORMAL, QUIET_SOLO) \
             and int(st[ST_DECLARER]) != seat:
         a, b = holder(QC, ST_QC_BY), holder(QS, ST_QS_BY)
         if a < 0 or b < 0:

@@ -3,6 +3,7 @@ facts across words that the kernels rely on; ``Engine`` checks a state against b
 before a kernel sees it (``simcore.state_check``)."""
 from __future__ import annotations
 
+from ...text import counted
 from ...state_check import Field, StateSpec, mask_field, popcount
 from .cards import TRUMP_MASK, V_OFFICERS, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT, VARIANTS
 from .engine import (P_DONE, P_PICKUP, P_PLAY, ST_CALLED, ST_CALLED_BY, ST_CBIT, ST_CONTRACT,
@@ -137,7 +138,7 @@ def consistency_of(rules):
         if skat_n:
             places.append(w[ST_SKAT] if phase == P_PICKUP else w[ST_DISCARDS])
             if popcount(w[ST_SKAT]) != skat_n:
-                return f"field skat holds {popcount(w[ST_SKAT])} cards, not {skat_n}"
+                return f"field skat holds {counted(popcount(w[ST_SKAT]), 'card')}, not {skat_n}"
         seen = 0
         for m in places:
             if seen & m:
@@ -187,7 +188,7 @@ def consistency_of(rules):
             for p in range(n):
                 held = popcount(w[ST_HAND + p])
                 if held + popcount(w[ST_PLAYED_BY + p]) != ntricks:
-                    return f"seat {p} holds {held} cards, not what its tricks leave"
+                    return f"seat {p} holds {counted(held, 'card')}, not what its tricks leave"
         return None
 
     return check

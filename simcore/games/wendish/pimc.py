@@ -54,7 +54,8 @@ are whoever holds both black queens in the world, and in Dreiwendsch the skat's
 taker holds the queen of clubs (the taker is the holder of QC, else of QS with QC in
 the skat, else forehand with both there: after the pickup it always holds QC; card
 play's worlds keep this too).  The draws come from a stream derived from the
-decision stream and the phase, the Lust Solo calls and the discards so far.
+decision stream and the phase, the Lust Solo calls and the discards so far as the seat
+knows them (a seat other than the taker: their number only).
 """
 import numpy as np
 from numba import njit
@@ -69,7 +70,8 @@ from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE,
                      ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0,
                      ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID,
                      WEDDING,
-                     _score_deal, apply_action, covered_cards, legal_actions, legal_cards)
+                     _score_deal, apply_action, covered_cards, legal_actions, legal_cards,
+                     seen_discards)
 from .policies import choose, discard_card, heuristic_action, heuristic_play, lust_suit, \
     solo_thresholds
 from .rules import R_LUST, R_SOLO_SUITS
@@ -392,11 +394,15 @@ def pimc_choose(r, st, worlds, work):
 @njit(cache=True, inline="always")
 def contract_stream(st):
     """The stream of a contract decision: the decision's stream (``decision_stream``)
-    mixed with the phase, the Lust Solo calls and the discards so far."""
+    mixed with the phase, the Lust Solo calls and the discards so far as the seat to
+    move knows them (the taker's own; to the others their number only: the pile is
+    hidden from them, and a stream drawn from it would let their choice depend on it)."""
     z = decision_stream(st)
     z = mix64(z ^ (np.uint64(st[ST_PHASE]) << np.uint64(48))
               ^ (np.uint64(st[ST_LUST_N]) << np.uint64(52)))
-    return mix64(z ^ np.uint64(st[ST_DISCARDS]) * np.uint64(0xD1B54A32D192ED03))
+    d = seen_discards(st, st[ST_TO_MOVE]) | (np.uint64(popcount(np.uint64(st[ST_DISCARDS])))
+                                             << np.uint64(40))
+    return mix64(z ^ d * np.uint64(0xD1B54A32D192ED03))
 
 
 @njit(cache=True)

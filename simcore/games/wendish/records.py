@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from ...text import counted
 from ...errors import TricksimError
 from ...records import check_common, fail, parse_cards, require, require_same
 from .cards import (BLACK_QUEENS, N_CARDS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
@@ -423,9 +424,9 @@ def check_start(rules, deal, d, first_dealer):
                     "face-up cards each on one of 8 face-down cards", d)
     else:
         for p in range(n):
-            require(len(hands[p]) == hand_size, f"seat {p} holds {len(hands[p])} cards; "
+            require(len(hands[p]) == hand_size, f"seat {p} holds {counted(len(hands[p]), 'card')}; "
                     f"the rules deal {hand_size}", d)
-    require(len(skat) == VARIANT_SKAT[variant], f"the skat holds {len(skat)} cards; the "
+    require(len(skat) == VARIANT_SKAT[variant], f"the skat holds {counted(len(skat), 'card')}; the "
             f"rules put {VARIANT_SKAT[variant]} there", d)
     seen = [c for h in hands for c in h] + skat + [c for x in down for c in x]
     require(len(seen) == len(set(seen)), "a card is dealt twice", d)
@@ -482,7 +483,7 @@ def replay_record(record) -> None:
     check_common(record, n)
     r = rules_array(rules)
     deals = record["deals"]
-    require(len(deals) == rules["deals"], f"the record has {len(deals)} deals; the rules "
+    require(len(deals) == rules["deals"], f"the record has {counted(len(deals), 'deal')}; the rules "
             f"play {rules['deals']}")
     total = [0] * n
     first_dealer = None

@@ -75,7 +75,10 @@ def _check(v, spec: bool = False):
             f"{bound:,}" + (" (the 64-bit limit of the kernels' scores)" if spec else ""))
 
 
-RULEBOOK = RuleBook("wendish", OPTIONS, PRESETS, _check)
+#: each variant's name selects its preset too (``--preset three_sharp`` is ``sharp``)
+PRESET_ALIASES = {"four": "standard", "three": "dreiwendsch", "three_sharp": "sharp"}
+
+RULEBOOK = RuleBook("wendish", OPTIONS, PRESETS, _check, aliases=PRESET_ALIASES)
 
 # Layout of the kernels' rule array (int64).
 (R_VARIANT, R_PLAYERS, R_DEALS, R_LUST, R_SOLO_SUITS, R_DEADLINE, R_SCHNEIDER_BELOW,

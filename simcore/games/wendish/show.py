@@ -9,6 +9,8 @@ seat's quiet solo).
 from __future__ import annotations
 
 from ...show import NarratorBase, cards, says as _s
+from ...text import counted
+from .cards import POWER, SUITS, TRUMP_MASK, parse_card
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO,
                      A_WEDDING)
 
@@ -42,16 +44,16 @@ class Narrator(NarratorBase):
                 up = start["hands"][p]
                 down = start["face_down"][p]
                 if self.viewer is None:
-                    out.append(f"  {self.who(p)}: face up {cards(up)}; under them "
-                               f"{cards(down)}")
+                    out.append(f"  {self.who(p)}: face up {cards(self.sorted_cards(st, up))}; "
+                               f"under them {cards(self.sorted_cards(st, down))}")
                 else:
-                    out.append(f"  {self.who(p)}: face up {cards(up)}")
+                    out.append(f"  {self.who(p)}: face up {cards(self.sorted_cards(st, up))}")
             elif self.sees(p):
-                out.append(f"  {self.who(p)}: {cards(start['hands'][p])}")
+                out.append(f"  {self.who(p)}: {cards(self.sorted_cards(st, start['hands'][p]))}")
         if start["skat"] and self.viewer is None:
-            out.append(f"  skat: {cards(start['skat'])}")
+            out.append(f"  skat: {cards(self.sorted_cards(st, start['skat']))}")
         elif start["skat"]:
-            out.append(f"  skat: {len(start['skat'])} cards face down")
+            out.append(f"  skat: {counted(len(start['skat']), 'card')} face down")
         return out
 
     def action(self, before, a, after) -> list[str]:
@@ -74,7 +76,8 @@ class Narrator(NarratorBase):
             return [f"{_s(me, 'put')} a card away"]
         if a == A_PICKUP:
             skat = eng.view(after, seat)["skat"]
-            return [f"{_s(me, 'take')} the skat" + (f": {cards(skat)}" if self.sees(seat)
+            return [f"{_s(me, 'take')} the skat" + (f": {cards(self.sorted_cards(after, skat))}"
+                                                     if self.sees(seat)
                                                      else "")]
         if a == A_PASS:
             return [f"{_s(me, 'pass')} (no Lust Solo)"]
@@ -88,8 +91,10 @@ class Narrator(NarratorBase):
                     "a normal game)"]
         deadline = self.eng.rules["wedding_deadline"]
         if a == A_FIRST_TRICK:
-            return [f"{_s(me, 'announce')} a wedding: the first other player to win one of "
-                    f"the first {deadline} tricks is the partner"]
+            within = ("the first trick" if deadline == 1 else
+                      f"one of the first {counted(deadline, 'trick')}")
+            return [f"{_s(me, 'announce')} a wedding: the first other player to win "
+                    f"{within} is the partner"]
         return [f"{_s(me, 'announce')} a wedding, calling {eng.describe(a).split()[1]}: "
                 "its holder is the partner"]
 
@@ -101,7 +106,8 @@ class Narrator(NarratorBase):
             for p, (old, new) in enumerate(zip(vb["face_up"], va["face_up"])):
                 turned = [c for c in new if c not in old]
                 if turned:
-                    out.append(f"  {_s(self.who(p), 'turn')} up {cards(turned)}")
+                    out.append(f"  {_s(self.who(p), 'turn')} up "
+                               f"{cards(self.sorted_cards(after, turned))}")
         if va["tricks_done"] == vb["tricks_done"]:
             return out
         winner = next(p for p in range(va["players"]) if va["tricks"][p] > vb["tricks"][p])
@@ -133,6 +139,26 @@ class Narrator(NarratorBase):
         return [f"deal {v['deal']} ends: {contract}; card points {sides}: {outcome}; "
                 f"scores {scores} (totals {totals})"]
 
+    def _contract_phase(self, v, seat: int) -> list[str]:
+        """Before play: what ``seat``, to move, decides and what was announced so far."""
+        phase, n = v["phase"], v["players"]
+        if v["to_move"] != seat:
+            return []
+        if phase == "pickup":
+            return ["you take the skat (the black queens' holder, else forehand, does)"]
+        if phase == "discard":
+            return [f"you put away {counted(2 - v['discarded'], 'more card')} (not a black "
+                    "queen); then the contract is made"]
+        if phase == "lust":
+            k = v["lust_decisions"]
+            passed = [(seat - k + i) % n for i in range(k)]
+            return ["Lust Solo: " + (f"{self._seats(passed)} passed; " if passed else
+                                     "you decide first; ") + "you pass or announce one"]
+        if phase == "old_ones":
+            return ["nobody announced a Lust Solo and you hold both Old Ones (QC QS): "
+                    "a quiet solo or a wedding"]
+        return []
+
     def result(self, st) -> list[str]:
         """The game's final scores."""
         scores = self.eng.result(st)["scores"]
@@ -146,15 +172,18 @@ class Narrator(NarratorBase):
         out = []
         if "face_up" in v:
             for p in range(n):
-                marked = [c + ("*" if c in v["covered"] else "") for c in v["face_up"][p]]
+                marked = [c + ("*" if c in v["covered"] else "")
+                          for c in self.sorted_cards(st, v["face_up"][p])]
                 whose = "your" if p == seat else self.who(p) + "'s"
                 out.append(f"{whose} face-up cards: {cards(marked)}")
             out.append("(* lies on a face-down card)")
         else:
-            out.append(f"your hand: {cards(v['hand'])}")
+            out.append(f"your hand: {cards(self.sorted_cards(st, v['hand']))}")
         if v["taker"] == seat and v["skat"]:
-            out.append(f"the skat you took: {cards(v['skat'])}"
-                       + (f"; put away: {cards(v['discards'])}" if v["discards"] else ""))
+            out.append(f"the skat you took: {cards(self.sorted_cards(st, v['skat']))}"
+                       + (f"; put away: {cards(self.sorted_cards(st, v['discards']))}"
+                          if v["discards"] else ""))
+        out.extend(self._contract_phase(v, seat))
         if v["phase"] == "play":
             known = _CONTRACT_WORDS[v["contract"]]
             if v["declarer"] is not None:
@@ -177,6 +206,42 @@ class Narrator(NarratorBase):
         out.append("scores: " + ", ".join(f"{self.who(p)} {x:+d}"
                                           for p, x in enumerate(v["scores"])))
         return out
+
+    def _trump(self, state) -> int:
+        """The trump suit as the viewer knows it (an onlooker: as seat 0 does); diamonds,
+        the normal game's, until a contract names another."""
+        seat = 0 if self.viewer is None else self.viewer
+        return SUITS.index(self.eng.view(state, seat)["trump"])
+
+    @staticmethod
+    def _key(trump: int, name: str):
+        c = parse_card(name)
+        if int(TRUMP_MASK[trump]) >> c & 1:
+            return 0, -int(POWER[trump, c])
+        return 1 + c // 8, c % 8
+
+    def card_key(self, state, name: str):
+        """Trumps first, highest first (QC QS QH QD JC JS JH JD, then the trump suit's
+        A T K 9 8 7: the trumps of the contract the viewer knows, diamonds before one
+        is made), then the other suits (clubs, spades, hearts, diamonds), each highest
+        first, as a Schafkopf player holds them."""
+        return self._key(self._trump(state), name)
+
+    def sorted_cards(self, state, names) -> list[str]:
+        """``NarratorBase.sorted_cards`` with the trump suit looked up once."""
+        trump = self._trump(state)
+        return sorted(names, key=lambda c: self._key(trump, c))
+
+    def menu_order(self, state, legal) -> list[int]:
+        """Cards to play or put away in the hand's order, then the other actions."""
+        trump = self._trump(state)
+        cards_ = [a for a in legal if self.card_of(a) is not None]
+        rest = [a for a in legal if self.card_of(a) is None]
+        return sorted(cards_, key=lambda a: self._key(trump, self.card_of(a))) + rest
+
+    def card_of(self, action: int) -> str | None:
+        """The card a play or discard action names."""
+        return self.eng.describe(action).split()[1] if action < A_PICKUP else None
 
     def label(self, state, action: int) -> str:
         """A card's name for playing or putting away (``QC``); otherwise the record's
