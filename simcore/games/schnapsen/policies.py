@@ -40,12 +40,13 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
+from .expert import expert_choose
 from .pimc_params import PIMC_GOAL, PIMC_GOALS
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
 POLICIES = ("random", "heuristic", "sloppy")   # ids 0..2; pimc is parsed (parse_policy)
-RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
+RANDOM, HEURISTIC, SLOPPY, PIMC, EXPERT = 0, 1, 2, 3, 4   # expert: see expert.py
 # a pimc id carries its parameters: PIMC + 8 * worlds (worlds < 2**11), plus PIMC_DEAL
 # for goal=deal (the other ids are below 8)
 PIMC_SHIFT = 3
@@ -330,6 +331,10 @@ def _lead_turn(r, st, pid, rng):
 def choose(r, st, pid):
     """The action policy ``pid`` takes for the seat to move; advances the state's stream
     by exactly the draws the policy makes (none for the heuristic's card play)."""
+    if pid == EXPERT:
+        a = expert_choose(r, st)
+        if a >= 0:
+            return a
     rng = np.uint64(st[S_RNG])
     ph = st[S_PHASE]
     if ph == FOLLOW:
@@ -381,6 +386,8 @@ def parse_policy(name: str) -> int:
     what is allowed."""
     if name in POLICIES:
         return POLICIES.index(name)
+    if name == "expert":
+        return EXPERT
     if name == "pimc" or name.startswith("pimc:"):
         worlds, goal, mclaim = PIMC_WORLDS, PIMC_GOAL, 1
         for part in filter(None, name[5:].replace(";", ",").split(",")):
@@ -395,7 +402,7 @@ def parse_policy(name: str) -> int:
                 raise ValueError(f"bad pimc parameter '{part}': {_PIMC_HELP}")
         return (PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
                 + (0 if mclaim else PIMC_NO_MCLAIM))
-    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, "
+    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, expert, "
                      f"pimc[:worlds=N,goal=G,marriage_claim=M] (default {PIMC_WORLDS} worlds, "
                      f"goal {PIMC_GOAL}, marriage_claim 1)")
 
@@ -409,6 +416,8 @@ def policy_name(pid: int) -> str:
         name = f"pimc:worlds={(pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK}"
         name += ",goal=deal" if pid & PIMC_DEAL else ""
         return name + (",marriage_claim=0" if pid & PIMC_NO_MCLAIM else "")
+    if pid == EXPERT:
+        return "expert"
     return POLICIES[pid]
 
 
