@@ -40,7 +40,7 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
-from .expert import expert_choose
+from .expert import EXPERT_CLOSE_WORLDS, EXPERT_WORLDS, expert_choose, expert_close
 from .pimc_params import PIMC_GOAL, PIMC_GOALS
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
@@ -290,6 +290,8 @@ def _lead_turn(r, st, pid, rng):
         if pid == RANDOM:
             rng, k = bounded(rng, 2)
             yes = k == 1
+        elif pid == EXPERT:
+            yes = expert_close(r, st, EXPERT_CLOSE_WORLDS)
         else:
             known = np.uint64(st[S_PLAYED]) | card_bit(st[S_TRUMP_CARD])
             yes = heuristic_close(np.uint64(hand), trump, known, points, marriages, tricks,
@@ -332,7 +334,7 @@ def choose(r, st, pid):
     """The action policy ``pid`` takes for the seat to move; advances the state's stream
     by exactly the draws the policy makes (none for the heuristic's card play)."""
     if pid == EXPERT:
-        a = expert_choose(r, st)
+        a = expert_choose(r, st, EXPERT_WORLDS)
         if a >= 0:
             return a
     rng = np.uint64(st[S_RNG])
