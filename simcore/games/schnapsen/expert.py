@@ -1,28 +1,31 @@
-"""Schnapsen's ``expert`` player: the heuristic's rules early, exact play once every
-card is known to its seat.
+"""Schnapsen's ``expert`` player: the heuristic's rules while cards are drawn, exact
+search once nothing more is drawn.
 
-Once the talon is used up (``talon == 0`` in the seat's observation) nothing is hidden:
-the opponent holds exactly the cards the seat neither holds nor saw played. From
-there the expert plays perfectly: each of its actions (a card, a marriage, the claim,
-the pass after the last trick) is valued by an exact alpha-beta search of the rest of
-the deal in game points (``endgame_value``), and it takes the best one.
-
-At the last trick before the talon runs out (two cards left: one face down, the
-face-up trump card) only which unseen card lies face down is hidden: five or six
-worlds. The expert values each action by its mean over those worlds, each solved
-exactly (after that trick both seats know every card, so the worlds' solves are the
-play that follows).
-
-Everywhere else (and when the expert's search has nothing to add) it plays like
-``heuristic`` (``policies.py``): ``expert_choose`` returns -1 and ``choose`` goes on
-with the heuristic's rules.
+* Talon used up (``talon == 0`` in the seat's observation): nothing is hidden, the
+  opponent holds exactly the cards the seat neither holds nor saw played. The expert
+  values each of its actions (a card, a marriage, the claim, the pass after the last
+  trick) by an exact alpha-beta search of the rest of the deal in game points
+  (``endgame_value``) and takes the best: perfect play.
+* Talon closed: the opponent's hand is hidden (the talon's cards are out of play). The
+  expert samples ``EXPERT_WORLDS`` hands for it consistent with what the seat saw
+  (cards it was seen to take, the suits the follow rule says it lacks), solves every
+  action in each exactly and takes the best mean.
+* Closing: where the rules let it close, it closes only when the closed deal wins in
+  every one of ``EXPERT_CLOSE_WORLDS`` sampled opponent hands, each solved with both
+  hands open (an open solve plays the closed deal knowing every card, which flatters
+  the close, so one losing world is enough to keep the talon open).
+* Everything else (the exchange, marriages and card play while the talon is open,
+  claims) follows ``heuristic`` (policies.py): ``expert_choose`` returns -1 and
+  ``choose`` goes on with the heuristic's rules.
 
 The search is over scalars only (hands as masks, points, tricks, who leads, the card
-led): it needs no scratch array, so the expert runs in the allocation-free batch loops
-like the heuristic and the random player. It reads only what ``engine.observe`` shows
-the seat to move (its hand, the cards played, the points, marriage points and tricks of
-both seats, the trump card and the talon's size), never the opponent's hand or the
-talon's order (tests/test_no_peek.py).
+led, the close packed in one context word): it needs no scratch array, so the expert
+runs in the allocation-free batch loops like the heuristic. Its sampling draws from
+``solver.decision_stream`` (derived from the decision, the game's stream is not
+advanced: the deals stay paired with any other player's). It reads only what
+``engine.observe`` shows the seat to move: its hand, the cards played, the opponent's
+seen cards and voids, the points, marriage points and tricks of both seats, the close,
+the trump card and the talon's size (tests/test_no_peek.py).
 """
 import numpy as np
 from numba import njit

@@ -15,9 +15,10 @@ def policy_help() -> list[str]:
             "claims by simple rules",
             "sloppy     the heuristic with a 10% chance per claim of miscounting by up to "
             "10 points (what miscounting costs)",
-            "expert     the heuristic until the talon is used up, then exact play (every "
-            "card is known: each action solved to the end of the deal); at the last draw "
-            "it averages the few worlds of the face-down card (fast: no sampling)",
+            "expert     fast and strong: the heuristic while cards are drawn, closing only "
+            "when the closed deal wins in each of 8 sampled opponent hands; exact play "
+            "once the talon is used up (every card known), the best mean over 6 sampled "
+            "opponent hands once it is closed",
             f"pimc[:worlds=N,goal=G,marriage_claim=M]  samples N worlds of the unseen cards (default "
             f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
             "each with all cards open, plays the best mean game points (goal=points, the "
