@@ -19,12 +19,16 @@ Strength (95% intervals, paired by deal):
   the expert seat's win rate. Gate: its excess over 25% >= 2/3 of pimc's
   (results/benchmarks/pimc_schadenfreude.json).
 
-Time: ``tricksim simulate GAME --summary-only --threads 1`` with the expert in one seat
-and with the heuristic everywhere, the kernel time the command prints (compilation
+Time: ``tricksim simulate GAME --threads 1`` (Schnapsen: ``--summary-only``; Wendish
+and Schadenfreude: the table path, where their expert plays) with the expert in one
+seat and with the heuristic everywhere, the kernel time the command prints (compilation
 excluded); decisions per game counted on a sample of the same games through the
 Python API. ``us_per_decision``: the run's time over all its decisions;
 ``us_per_expert_decision``: the extra time over the all-heuristic run over the
-expert's decisions, plus the heuristic's own time per decision. Gate: <= 5 us.
+expert's decisions, plus the heuristic's own time per decision; ``cpu_us_*``: the same
+from the CPU time of the same games played in this process on one thread (the figure
+to read on a loaded machine, where wall time counts other sessions' work). Gate: <= 5
+us.
 Writes results/benchmarks/expert.json.
 """
 import argparse
@@ -90,13 +94,16 @@ def decisions_per_game(game, rules, policies, games, seed):
     return total / games, mine / games
 
 
-def timing(game, rules, extra, policies, games, seed):
+def timing(game, rules, extra, policies, games, seed, summary_only):
     """Time per decision of a batch run with ``policies`` against the heuristic
-    everywhere (see the module)."""
+    everywhere (see the module); ``summary_only`` where the expert plays on the
+    summary kernels (Schnapsen), else both runs on the table path (the expert of
+    Wendish and Schadenfreude needs the solver's scratch space, which takes it there)."""
     n = len(policies)
     base_pols = ["heuristic"] * n
-    common = [*extra, "--games", str(games), "--seed", str(seed), "--threads", "1",
-              "--summary-only"]
+    common = [*extra, "--games", str(games), "--seed", str(seed), "--threads", "1"]
+    if summary_only:
+        common.append("--summary-only")
     with tempfile.TemporaryDirectory() as tmp:
         tricksim("simulate", game, *common, "--policy", ",".join(policies), "--out",
                  tmp + "/a")      # a first run compiles and caches the kernels
@@ -106,6 +113,8 @@ def timing(game, rules, extra, policies, games, seed):
                  tmp + "/c")
         t_heu = kernel_seconds(tricksim("simulate", game, *common, "--policy",
                                         ",".join(base_pols), "--out", tmp + "/d"))
+    cpu_exp = cpu_seconds(game, rules, policies, games, seed, summary_only)
+    cpu_heu = cpu_seconds(game, rules, base_pols, games, seed, summary_only)
     sample = max(20, min(200, games // 50))
     d_all, d_exp = decisions_per_game(game, rules, policies, sample, seed)
     d_heu, _ = decisions_per_game(game, rules, base_pols, sample, seed)
@@ -116,8 +125,26 @@ def timing(game, rules, extra, policies, games, seed):
             "us_per_expert_decision": 1e6 * (t_exp - t_heu * d_all / d_heu * (1 - d_exp / d_all))
             / (games * d_exp),
             "us_per_heuristic_decision": us_heu,
+            "cpu_seconds_expert_run": cpu_exp, "cpu_seconds_heuristic_run": cpu_heu,
+            "cpu_us_per_decision": 1e6 * cpu_exp / (games * d_all),
+            "cpu_us_per_expert_decision":
+                1e6 * (cpu_exp - cpu_heu * (d_all - d_exp) / d_heu) / (games * d_exp),
             "command": f"tricksim simulate {game} {' '.join(common)} --policy "
                        f"{','.join(policies)}"}
+
+
+def cpu_seconds(game, rules, policies, games, seed, summary_only):
+    """CPU seconds of one thread for the same games through the game's kernels in this
+    process (``run_chunk``, compiled before the clock): on a shared, loaded machine
+    CPU time is the per-core cost, which wall time is not."""
+    import time
+    from simcore import get_game
+    g = get_game(game)
+    ids = g.policy_ids(policies, rules)[1]
+    g.run_chunk(rules, ids, seed + 1, 0, 20, summary_only=summary_only)
+    t0 = time.process_time()
+    g.run_chunk(rules, ids, seed, 0, games, summary_only=summary_only)
+    return time.process_time() - t0
 
 
 def interval(d):
@@ -177,7 +204,7 @@ def main():
             "strength": strength, "gate_win": 0.61, "pimc_win": PIMC_SCHNAPSEN_WIN,
             "gate_met": all(x["low"] >= 0.61 for x in strength),
             "time": timing("schnapsen", g.build_rules(), [], ["expert", "heuristic"],
-                           int(20000 * k), seeds[0])}
+                           int(20000 * k), seeds[0], True)}
     if "wendish" in which:
         g = get_game("wendish")
         out = {}
@@ -192,7 +219,7 @@ def main():
                 "gate_met": bool(pimc and edge["mean"] >= 2 / 3 * pimc["edge"]),
                 "time": timing("wendish", rules, ["--set", f"variant={variant}"],
                                ["expert"] + ["heuristic"] * (n - 1), int(2000 * k),
-                               seeds[0])}
+                               seeds[0], False)}
         res["games"]["wendish"] = out
     if "schadenfreude" in which:
         g = get_game("schadenfreude")
@@ -206,7 +233,7 @@ def main():
             "strength": strength, "pimc_win": pimc, "gate_win": gate,
             "gate_met": bool(gate and all(x["win"] >= gate for x in strength)),
             "time": timing("schadenfreude", g.build_rules(players=4), ["--players", "4"],
-                           pols, int(2000 * k), seeds[0])}
+                           pols, int(2000 * k), seeds[0], False)}
     res["note"] = load_note("wall time of one thread, kernel time as simulate prints it")
     path = write("expert", res, a.out)
     print(json.dumps(res, indent=2))

@@ -72,14 +72,14 @@ def test_schadenfreude_expert_searches_the_last_cards_only():
 
 
 def test_schadenfreude_expert_wins_more_than_its_share():
-    """One expert seat against three heuristic ones, in every seat on the same 400
-    games: it wins more than a quarter of them."""
+    """One expert seat against three heuristic ones, in every seat on the same 1,000
+    games: it wins more than a quarter of them (27.5% [26.6, 28.5] over 8,000)."""
     g = get_game("schadenfreude")
     rules = g.build_rules(players=4)
     wins = 0
     for s in range(4):
         pols = ["heuristic"] * 4
         pols[s] = "expert"
-        res = simulate("schadenfreude", rules, pols, games=400, seed=9, threads=1)
+        res = simulate("schadenfreude", rules, pols, games=1000, seed=9, threads=1)
         wins += int(res.summary["seats"]["wins"][s])
-    assert wins / 1600 > 0.26
+    assert wins / 4000 > 0.25
