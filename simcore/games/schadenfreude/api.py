@@ -92,7 +92,7 @@ class Engine(EngineBase):
         upto = len(acts) if upto is None else upto
         if not (isinstance(upto, int) and 0 <= upto <= len(acts)):
             raise ValueError(f"upto {upto!r} is not in 0..{len(acts)}")
-        pids = [POLICIES.index(p) if p in POLICIES else -1 for p in record["policies"]]
+        pids = [parse_policy(p) if p in POLICIES else -1 for p in record["policies"]]
         st = self.new(record["seed"] % 2**64, record["index"] % 2**63)
         for d in range(deal + 1):
             if d:

@@ -20,7 +20,9 @@ from numba import njit
 
 from ...bits import U0, U1, lowest_bit
 from .engine import S_TO_MOVE, apply_action, legal_cards
-from .policies import PIMC, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT, PIMC_SHIFT, choose_into
+from .expert import EXPERT, EXPERT_WORLDS, expert_searches
+from .policies import HEURISTIC, PIMC, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT, PIMC_SHIFT, \
+    choose_into
 from .solver import (R_ACTS, R_CARDS, R_TOP, R_WORLD, ROWS, _copy_state, _maxn, decision_stream,
                      sample_world, stop_trick)
 
@@ -71,8 +73,12 @@ def pimc_choose(r, st, worlds, depth, play, work, fw):
 
 @njit(cache=True)
 def choose_search(r, st, pid, obs, work, fw):
-    """``policies.choose_into`` for every policy, ``pimc`` included (``work, fw``:
-    ``solver.new_work()``)."""
+    """``policies.choose_into`` for every policy, ``pimc`` and ``expert`` included
+    (``work, fw``: ``solver.new_work()``)."""
+    if pid == EXPERT:
+        if expert_searches(st):
+            return pimc_choose(r, st, EXPERT_WORLDS, 0, 1, work, fw)
+        return choose_into(r, st, HEURISTIC, obs)
     if pid & 7 == PIMC:
         return pimc_choose(r, st, (pid >> PIMC_SHIFT) & 0x1FFF,
                            (pid >> PIMC_DEPTH_SHIFT) & 0xFF, pid >> PIMC_PLAYOUT_SHIFT,

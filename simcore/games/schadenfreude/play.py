@@ -15,7 +15,7 @@ from .engine import (OBS_SIZE, S_BUST, S_FIRST_LEADER, S_HAND, S_LEADER, S_PILE,
                      S_WINNER, STATE_SIZE, PLAYING, apply_action, game_over, init_game,
                      next_deal)
 from .pimc import choose_search
-from .policies import PIMC, choose_into
+from .policies import EXPERT, PIMC, choose_into
 from .rules import R_PLAYERS
 from .solver import F_COLS, F_ROWS, W_COLS, WORK_ROWS
 
@@ -78,9 +78,9 @@ def play_batch_serial(r, policies, seed, start, count, rounds, scores, winner, b
 
 @njit(cache=True, inline="always")
 def searching(policies):
-    """Whether any seat's policy searches (``pimc``)."""
+    """Whether any seat's policy searches (``pimc``, ``expert``)."""
     for p in range(len(policies)):
-        if policies[p] & 7 == PIMC:
+        if policies[p] & 7 == PIMC or policies[p] == EXPERT:
             return True
     return False
 

@@ -3,7 +3,7 @@ the rules listing stays fast)."""
 from .pimc_params import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
 
 #: the players ``--policy`` takes, as every command's help lists them
-PLAYERS = ("random", "heuristic", "pimc")
+PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
 
@@ -14,6 +14,8 @@ def policy_help() -> list[str]:
             "heuristic  a hand-written player: weighs each card's chance to take the "
             "trick against what the points would do to its total (reads limit, pairs "
             "and all_bust)",
+            "expert     the heuristic, but with 4 cards or fewer left in hand pimc's flat "
+            "Monte Carlo over 4 sampled worlds with heuristic playouts",
             f"pimc[:worlds=N,depth=D,playout=P]  samples N worlds of the unseen cards "
             f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
             f"saw; values each card in each world with all cards open: max-n search D "

@@ -36,8 +36,8 @@ from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,  # noqa: 
                           PIMC_PLAYOUT, PIMC_WORLDS)
 from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
 
-POLICIES = ("random", "heuristic")   # ids 0, 1; pimc is parsed (parse_policy)
-RANDOM, HEURISTIC, PIMC = 0, 1, 2
+POLICIES = ("random", "heuristic", "expert")   # ids 0, 1, 3; pimc is parsed (parse_policy)
+RANDOM, HEURISTIC, PIMC, EXPERT = 0, 1, 2, 3   # expert: expert.py, pimc.choose_search
 # a pimc id carries its parameters: PIMC + 8 * worlds + 2**16 * depth + 2**24 * playout
 # (the other ids are below 8)
 PIMC_SHIFT = 3
@@ -331,6 +331,8 @@ def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
     ``pimc:worlds=N,depth=D`` (parameters separated by ``,`` or ``;``, either may be
     left out); ValueError naming what is allowed."""
+    if name == "expert":
+        return EXPERT
     if name in POLICIES:
         return POLICIES.index(name)
     if name == "pimc" or name.startswith("pimc:"):
@@ -345,7 +347,7 @@ def parse_policy(name: str) -> int:
             params[key] = int(val)
         return (PIMC + (params["worlds"] << PIMC_SHIFT) + (params["depth"] << PIMC_DEPTH_SHIFT)
                 + (params["playout"] << PIMC_PLAYOUT_SHIFT))
-    raise ValueError(f"unknown policy '{name}' for schadenfreude; policies: random, heuristic, "
+    raise ValueError(f"unknown policy '{name}' for schadenfreude; policies: random, heuristic, expert, "
                      f"pimc[:worlds=N,depth=D,playout=P] (default worlds={PIMC_WORLDS}, "
                      f"depth={PIMC_DEPTH}, playout={PIMC_PLAYOUT})")
 
@@ -356,9 +358,10 @@ def policy_name(pid: int) -> str:
     if pid & 7 == PIMC:
         return (f"pimc:worlds={(pid >> PIMC_SHIFT) & 0x1FFF},"
                 f"depth={(pid >> PIMC_DEPTH_SHIFT) & 0xFF},playout={pid >> PIMC_PLAYOUT_SHIFT}")
-    return POLICIES[pid]
+    return "expert" if pid == EXPERT else POLICIES[pid]
 
 
 def uses_search(pids) -> bool:
-    """Whether any of the kernel ids searches (needs the solver's scratch space)."""
-    return any(int(p) & 7 == PIMC for p in pids)
+    """Whether any of the kernel ids searches (needs the solver's scratch space): pimc,
+    expert."""
+    return any(int(p) & 7 == PIMC or int(p) == EXPERT for p in pids)

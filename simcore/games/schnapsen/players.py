@@ -3,7 +3,7 @@ the rules listing stays fast)."""
 from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_WORLDS, PIMC_WORLDS
 
 #: the players ``--policy`` takes, as every command's help lists them
-PLAYERS = ("random", "heuristic", "sloppy", "pimc")
+PLAYERS = ("random", "heuristic", "sloppy", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "goal": PIMC_GOAL, "marriage_claim": 1}
 
@@ -15,6 +15,10 @@ def policy_help() -> list[str]:
             "claims by simple rules",
             "sloppy     the heuristic with a 10% chance per claim of miscounting by up to "
             "10 points (what miscounting costs)",
+            "expert     fast and strong: the heuristic while cards are drawn, closing only "
+            "when the closed deal wins in each of 8 sampled opponent hands; exact play "
+            "once the talon is used up (every card known), the best mean over 6 sampled "
+            "opponent hands once it is closed",
             f"pimc[:worlds=N,goal=G,marriage_claim=M]  samples N worlds of the unseen cards (default "
             f"{PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it saw, solves "
             "each with all cards open, plays the best mean game points (goal=points, the "

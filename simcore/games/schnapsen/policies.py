@@ -24,6 +24,12 @@ considers claiming, with probability ``SLOPPY_ERROR`` (10%) its count is off
 by a uniform amount from -10 to +10 (never 0), so it may claim wrongly or
 miss a claim.  It studies what counting errors cost.
 
+``expert`` (expert.py): the heuristic while cards are still drawn, but it closes only
+when the closed deal wins in every one of a few sampled hands of the opponent (each
+solved with both hands open); once nothing more is drawn it plays by exact search:
+perfectly once the talon is used up (every card is known), by the best mean over a
+few sampled hands of the opponent in a closed deal.
+
 Every player is a function of what its seat can see: ``choose`` reads the state
 only where ``engine.observe`` would show the seat to move the same thing (its own
 hand, the cards played, the face-up trump card, the talon, the step of the turn,
@@ -40,12 +46,13 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_PHASE, S_PLAYED, S_POINTS, S_RNG, S_STEP, S_TALON_LEFT, S_TRICKS,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
+from .expert import EXPERT_CLOSE_WORLDS, EXPERT_WORLDS, expert_choose, expert_close
 from .pimc_params import PIMC_GOAL, PIMC_GOALS
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
-POLICIES = ("random", "heuristic", "sloppy")   # ids 0..2; pimc is parsed (parse_policy)
-RANDOM, HEURISTIC, SLOPPY, PIMC = 0, 1, 2, 3
+POLICIES = ("random", "heuristic", "sloppy", "expert")   # ids 0..3; pimc is parsed
+RANDOM, HEURISTIC, SLOPPY, EXPERT, PIMC = 0, 1, 2, 3, 4   # expert: see expert.py
 # a pimc id carries its parameters: PIMC + 8 * worlds (worlds < 2**11), plus PIMC_DEAL
 # for goal=deal (the other ids are below 8)
 PIMC_SHIFT = 3
@@ -289,6 +296,8 @@ def _lead_turn(r, st, pid, rng):
         if pid == RANDOM:
             rng, k = bounded(rng, 2)
             yes = k == 1
+        elif pid == EXPERT:
+            yes = expert_close(r, st, EXPERT_CLOSE_WORLDS)
         else:
             known = np.uint64(st[S_PLAYED]) | card_bit(st[S_TRUMP_CARD])
             yes = heuristic_close(np.uint64(hand), trump, known, points, marriages, tricks,
@@ -330,6 +339,10 @@ def _lead_turn(r, st, pid, rng):
 def choose(r, st, pid):
     """The action policy ``pid`` takes for the seat to move; advances the state's stream
     by exactly the draws the policy makes (none for the heuristic's card play)."""
+    if pid == EXPERT:
+        a = expert_choose(r, st, EXPERT_WORLDS)
+        if a >= 0:
+            return a
     rng = np.uint64(st[S_RNG])
     ph = st[S_PHASE]
     if ph == FOLLOW:

@@ -33,6 +33,7 @@ from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALL
                      STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_NDEALS, ST_PHASE, ST_RNG,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
+from .expert import EXPERT
 from .pimc import PIMC, parse_policy, py_choose_w
 from .policies import POLICIES, py_choose
 from .solver import new_work, solve_cards
@@ -184,7 +185,7 @@ class Engine(EngineBase):
         pid = parse_policy(policy_name)
         if self.deal_over(state):
             raise ValueError("choose: the deal is over")
-        if pid & 7 == PIMC:
+        if pid & 7 == PIMC or pid == EXPERT:
             return int(py_choose_w(self.r, state, pid, self._solver_work()))
         return int(py_choose(self.r, state, pid))
 

@@ -76,6 +76,7 @@ from .policies import choose, discard_card, heuristic_action, heuristic_play, lu
     solo_thresholds
 from .rules import R_LUST, R_SOLO_SUITS
 from .solver import SCRATCH, reaches
+from .expert import EXPERT, EXPERT_WORLDS, expert_searches
 
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 #: a pimc id carries its parameters: PIMC + (worlds << PIMC_SHIFT) + (contract method
@@ -548,7 +549,12 @@ def pimc_contract(r, st, nw, method, work):
 
 @njit(cache=True, inline="always")
 def choose_w(r, st, pid, work):
-    """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
+    """``choose`` for every policy, ``pimc`` and ``expert`` included (``work``:
+    ``solver.new_work()``)."""
+    if pid == EXPERT:
+        if expert_searches(st):
+            return pimc_choose(r, st, EXPERT_WORLDS, work)
+        return heuristic_action(r, st)
     if pid & 7 == PIMC:
         worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
         if st[ST_PHASE] == P_PLAY:
@@ -584,6 +590,8 @@ def parse_policy(name: str) -> int:
     plain = ("random", "heuristic")
     if name in plain:
         return plain.index(name)
+    if name == "expert":
+        return EXPERT
     if name == "pimc" or name.startswith("pimc:"):
         worlds = PIMC_WORLDS
         method = PIMC_CONTRACTS
@@ -602,7 +610,7 @@ def parse_policy(name: str) -> int:
             cworlds = _default_cworlds(worlds, method)
         return (PIMC + (worlds << PIMC_SHIFT) + (CONTRACT_METHODS.index(method) <<
                                                   CONTRACTS_SHIFT) + (cworlds << CWORLDS_SHIFT))
-    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, "
+    raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, expert, "
                      f"pimc[:worlds=N,contracts=M] (default {PIMC_WORLDS} worlds, contracts "
                      f"by {PIMC_CONTRACTS})")
 
@@ -612,6 +620,8 @@ def policy_name(pid: int) -> str:
     ``,contracts=M`` when M is not the default method and ``,cworlds=K`` when K is not
     the default for N and M."""
     pid = int(pid)
+    if pid == EXPERT:
+        return "expert"
     if pid & 7 != PIMC:
         return ("random", "heuristic")[pid]
     worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
@@ -626,5 +636,5 @@ def policy_name(pid: int) -> str:
 
 
 def uses_search(pids) -> bool:
-    """Whether any of the kernel ids needs the solver's scratch space."""
-    return any(int(p) & 7 == PIMC for p in pids)
+    """Whether any of the kernel ids needs the solver's scratch space (pimc, expert)."""
+    return any(int(p) & 7 == PIMC or int(p) == EXPERT for p in pids)

@@ -15,6 +15,7 @@ from .engine import (STATE_SIZE, ST_CONTRACT, ST_CP0, ST_DEALER, ST_DECK,
                      ST_TAKER, ST_TEAM0, ST_TO_MOVE, ST_TRICKS0, ST_TRUMP, ST_WINNER,
                      apply_action, called_column, deal_over, game_over, init_game,
                      next_deal_into)
+from .expert import EXPERT
 from .pimc import PIMC, choose_w
 from .rules import R_DEALS
 from .solver import W_COLS, new_work_rows
@@ -101,10 +102,10 @@ def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log, work
 
 @njit(cache=True, inline="always")
 def searching(policies):
-    """Whether any player searches (``pimc``)."""
+    """Whether any player searches (``pimc``, ``expert``)."""
     search = False
     for p in range(len(policies)):
-        search |= policies[p] & 7 == PIMC
+        search |= policies[p] & 7 == PIMC or policies[p] == EXPERT
     return search
 
 

@@ -32,7 +32,7 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO
                      teams_known)
 from .rules import R_BASE, R_SCHNEIDER, R_SCHWARZ, R_SOLO_BASE, R_SOLO_SUITS
 
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "expert")   # expert: id 3 (expert.py, pimc.choose_w)
 RANDOM, HEURISTIC = 0, 1
 
 _BQ = np.uint64(BLACK_QUEENS)

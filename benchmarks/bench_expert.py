@@ -1,0 +1,244 @@
+"""The ``expert`` player of every game: strength against the heuristic on paired deals
+and time per decision in batch runs, end to end through ``tricksim simulate``.
+
+    python benchmarks/bench_expert.py [--games schnapsen,wendish,schadenfreude]
+        [--scale 1.0] [--seeds 1,2] [--out FILE]
+
+Strength (95% intervals, paired by deal):
+
+* Schnapsen: ``tricksim simulate schnapsen --policy expert,heuristic --rotate`` on
+  each seed (both seats on the same matches); the expert's match win rate.
+  Gate: >= 61% (pimc: 67.2%).
+* Wendish four, three, Officers: every deal (``deals=1``) played with the heuristic
+  everywhere and, for each seat s, with the expert in s and the heuristic elsewhere
+  (the same cards: neither player draws from the game's stream); a deal's figure is
+  the mean over the seats of seat s's score with the expert minus without it.
+  Gate: >= 2/3 of pimc's figure measured the same way (benchmarks/bench_pimc_wendish.py,
+  results/benchmarks/pimc_wendish_<variant>.json).
+* Schadenfreude, 4 players: ``--policy expert,heuristic,heuristic,heuristic --rotate``;
+  the expert seat's win rate. Gate: its excess over 25% >= 2/3 of pimc's
+  (results/benchmarks/pimc_schadenfreude.json).
+
+Time: ``tricksim simulate GAME --threads 1`` (Schnapsen: ``--summary-only``; Wendish
+and Schadenfreude: the table path, where their expert plays) with the expert in one
+seat and with the heuristic everywhere, the kernel time the command prints (compilation
+excluded); decisions per game counted on a sample of the same games through the
+Python API. ``us_per_decision``: the run's time over all its decisions;
+``us_per_expert_decision``: the extra time over the all-heuristic run over the
+expert's decisions, plus the heuristic's own time per decision; ``cpu_us_*``: the same
+from the CPU time of the same games played in this process on one thread (the figure
+to read on a loaded machine, where wall time counts other sessions' work). Gate: <= 5
+us.
+Writes results/benchmarks/expert.json.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from common import RESULTS, load_note, write
+
+ROOT = Path(__file__).resolve().parent.parent
+PIMC_SCHNAPSEN_WIN = 0.672
+
+
+def tricksim(*args):
+    """Run ``tricksim`` with ``args`` on one thread; its output (stdout, then stderr)."""
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "cli.main", *args], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return out.stdout + out.stderr
+
+
+def kernel_seconds(stdout):
+    """The play time a ``simulate`` run prints (``... games in 9.38s``)."""
+    return float(re.findall(r"games in ([\d.]+)s", stdout)[-1])
+
+
+def rotated_win(game, policies, games, seed, extra=()):
+    """The expert's win rate and paired 95% interval in a rotated run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tricksim("simulate", game, *extra, "--games", str(games), "--policy",
+                 ",".join(policies), "--rotate", "--seed", str(seed), "--threads", "1",
+                 "--out", tmp, "--format", "csv")
+        import pandas as pd
+        rot = pd.read_csv(Path(tmp) / "rotation.csv")
+    row = rot[(rot["measure"] == "win") & (rot["policy"] == "expert")].iloc[0]
+    return {"win": float(row["value"]), "low": float(row["low"]), "high": float(row["high"]),
+            "interval": str(row["interval"])}
+
+
+def decisions_per_game(game, rules, policies, games, seed):
+    """Mean decisions per game, all seats and the expert's seats, over ``games`` games
+    played through the Python API."""
+    from simcore import get_game
+    g = get_game(game)
+    eng = g.engine(rules)
+    total = mine = 0
+    for i in range(games):
+        st = eng.new(seed, i)
+        while not eng.game_over(st):
+            if eng.deal_over(st):
+                eng.next_deal(st)
+                continue
+            p = eng.to_move(st)
+            total += 1
+            mine += policies[p] == "expert"
+            eng.apply(st, eng.choose(policies[p], st))
+    return total / games, mine / games
+
+
+def timing(game, rules, extra, policies, games, seed, summary_only):
+    """Time per decision of a batch run with ``policies`` against the heuristic
+    everywhere (see the module); ``summary_only`` where the expert plays on the
+    summary kernels (Schnapsen), else both runs on the table path (the expert of
+    Wendish and Schadenfreude needs the solver's scratch space, which takes it there)."""
+    n = len(policies)
+    base_pols = ["heuristic"] * n
+    common = [*extra, "--games", str(games), "--seed", str(seed), "--threads", "1"]
+    if summary_only:
+        common.append("--summary-only")
+    with tempfile.TemporaryDirectory() as tmp:
+        tricksim("simulate", game, *common, "--policy", ",".join(policies), "--out",
+                 tmp + "/a")      # a first run compiles and caches the kernels
+        t_exp = kernel_seconds(tricksim("simulate", game, *common, "--policy",
+                                        ",".join(policies), "--out", tmp + "/b"))
+        tricksim("simulate", game, *common, "--policy", ",".join(base_pols), "--out",
+                 tmp + "/c")
+        t_heu = kernel_seconds(tricksim("simulate", game, *common, "--policy",
+                                        ",".join(base_pols), "--out", tmp + "/d"))
+    cpu_exp = cpu_seconds(game, rules, policies, games, seed, summary_only)
+    cpu_heu = cpu_seconds(game, rules, base_pols, games, seed, summary_only)
+    sample = max(20, min(200, games // 50))
+    d_all, d_exp = decisions_per_game(game, rules, policies, sample, seed)
+    d_heu, _ = decisions_per_game(game, rules, base_pols, sample, seed)
+    us_heu = 1e6 * t_heu / (games * d_heu)
+    return {"games": games, "seconds_expert_run": t_exp, "seconds_heuristic_run": t_heu,
+            "decisions_per_game": d_all, "expert_decisions_per_game": d_exp,
+            "us_per_decision": 1e6 * t_exp / (games * d_all),
+            "us_per_expert_decision": 1e6 * (t_exp - t_heu * d_all / d_heu * (1 - d_exp / d_all))
+            / (games * d_exp),
+            "us_per_heuristic_decision": us_heu,
+            "cpu_seconds_expert_run": cpu_exp, "cpu_seconds_heuristic_run": cpu_heu,
+            "cpu_us_per_decision": 1e6 * cpu_exp / (games * d_all),
+            "cpu_us_per_expert_decision":
+                1e6 * (cpu_exp - cpu_heu * (d_all - d_exp) / d_heu) / (games * d_exp),
+            "command": f"tricksim simulate {game} {' '.join(common)} --policy "
+                       f"{','.join(policies)}"}
+
+
+def cpu_seconds(game, rules, policies, games, seed, summary_only):
+    """CPU seconds of one thread for the same games through the game's kernels in this
+    process (``run_chunk``, compiled before the clock): on a shared, loaded machine
+    CPU time is the per-core cost, which wall time is not."""
+    import time
+    from simcore import get_game
+    g = get_game(game)
+    ids = g.policy_ids(policies, rules)[1]
+    g.run_chunk(rules, ids, seed + 1, 0, 20, summary_only=summary_only)
+    t0 = time.process_time()
+    g.run_chunk(rules, ids, seed, 0, games, summary_only=summary_only)
+    return time.process_time() - t0
+
+
+def interval(d):
+    """Mean and 95% normal interval of the values ``d``."""
+    d = np.asarray(d, dtype=np.float64)
+    m = float(d.mean())
+    half = float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+    return {"mean": m, "low": m - half, "high": m + half}
+
+
+def wendish_edge(variant, deals, seed):
+    """The expert seat's paired edge per deal over a heuristic seat (see the module)."""
+    from simcore.games.wendish import GAME
+    rules = GAME.build_rules(assignments=[f"variant={variant}", "deals=1"])
+    n = GAME.seats(rules)
+
+    def scores(pols):
+        return GAME.run_chunk(rules, GAME.policy_ids(pols, rules)[1], seed, 0,
+                              deals)["deals"]["scores"]
+    base = scores(["heuristic"] * n)
+    d = np.zeros(deals)
+    for s in range(n):
+        pols = ["heuristic"] * n
+        pols[s] = "expert"
+        d += scores(pols)[:, s] - base[:, s]
+    return {"deals": deals, "seats_rotated": n, **interval(d / n)}
+
+
+def pimc_wendish(variant):
+    """pimc's paired edge from its benchmark's results, if present."""
+    path = RESULTS / f"pimc_wendish_{variant}.json"
+    if not path.exists():
+        return None
+    m = json.loads(path.read_text())["methods"]["heuristic"]
+    return {"edge": m["difference_per_deal"], "low": m["difference_low"],
+            "high": m["difference_high"], "policy": m["policy"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="schnapsen,wendish,schadenfreude")
+    ap.add_argument("--scale", type=float, default=1.0, help="scales every run's size")
+    ap.add_argument("--seeds", default="1,2")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    seeds = [int(s) for s in a.seeds.split(",")]
+    which = a.games.split(",")
+    k = a.scale
+    from simcore import get_game
+    res = {"command": "python benchmarks/bench_expert.py " + " ".join(sys.argv[1:]),
+           "games": {}}
+    if "schnapsen" in which:
+        g = get_game("schnapsen")
+        strength = [dict(seed=s, **rotated_win("schnapsen", ["expert", "heuristic"],
+                                               int(20000 * k), s)) for s in seeds]
+        res["games"]["schnapsen"] = {
+            "strength": strength, "gate_win": 0.61, "pimc_win": PIMC_SCHNAPSEN_WIN,
+            "gate_met": all(x["low"] >= 0.61 for x in strength),
+            "time": timing("schnapsen", g.build_rules(), [], ["expert", "heuristic"],
+                           int(20000 * k), seeds[0], True)}
+    if "wendish" in which:
+        g = get_game("wendish")
+        out = {}
+        for variant in ("four", "three", "officers"):
+            edge = wendish_edge(variant, int(4000 * k), seeds[0])
+            pimc = pimc_wendish(variant)
+            rules = g.build_rules(assignments=[f"variant={variant}"])
+            n = g.seats(rules)
+            out[variant] = {
+                "edge": edge, "pimc": pimc,
+                "gate_edge": 2 / 3 * pimc["edge"] if pimc else None,
+                "gate_met": bool(pimc and edge["mean"] >= 2 / 3 * pimc["edge"]),
+                "time": timing("wendish", rules, ["--set", f"variant={variant}"],
+                               ["expert"] + ["heuristic"] * (n - 1), int(2000 * k),
+                               seeds[0], False)}
+        res["games"]["wendish"] = out
+    if "schadenfreude" in which:
+        g = get_game("schadenfreude")
+        pols = ["expert"] + ["heuristic"] * 3
+        strength = [dict(seed=s, **rotated_win("schadenfreude", pols, int(2000 * k), s,
+                                               ["--players", "4"])) for s in seeds]
+        pimc_path = RESULTS / "pimc_schadenfreude.json"
+        pimc = json.loads(pimc_path.read_text())["win_share"] if pimc_path.exists() else None
+        gate = 0.25 + 2 / 3 * (pimc - 0.25) if pimc else None
+        res["games"]["schadenfreude"] = {
+            "strength": strength, "pimc_win": pimc, "gate_win": gate,
+            "gate_met": bool(gate and all(x["win"] >= gate for x in strength)),
+            "time": timing("schadenfreude", g.build_rules(players=4), ["--players", "4"],
+                           pols, int(2000 * k), seeds[0], False)}
+    res["note"] = load_note("wall time of one thread, kernel time as simulate prints it")
+    path = write("expert", res, a.out)
+    print(json.dumps(res, indent=2))
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
