@@ -143,13 +143,13 @@ def test_one_solve_once_the_talon_is_gone():
 
 
 def test_stop_names_round_trip_and_bad_values_are_one_line():
-    assert parse_policy("pimc") == parse_policy("pimc:stop=2")
+    assert parse_policy("pimc") == parse_policy("pimc:stop=0")
     assert policy_name(parse_policy("pimc")) == "pimc:worlds=8"
-    assert policy_name(parse_policy("pimc:stop=0")) == "pimc:worlds=8,stop=0"
+    assert policy_name(parse_policy("pimc:stop=2")) == "pimc:worlds=8,stop=2"
     assert policy_name(parse_policy("pimc:goal=deal,stop=5")) == "pimc:worlds=8,goal=deal,stop=5"
     rules = GAME.build_rules()
-    names, _ = GAME.policy_ids(["pimc:worlds=4", "stop=0", "heuristic"], rules)
-    assert names == ["pimc:worlds=4,stop=0", "heuristic"]
+    names, _ = GAME.policy_ids(["pimc:worlds=4", "stop=3", "heuristic"], rules)
+    assert names == ["pimc:worlds=4,stop=3", "heuristic"]
     for bad in ("pimc:stop=16", "pimc:stop=-1", "pimc:stop="):
         with pytest.raises(RulesError, match="stop=K with K from 0 to 15"):
             GAME.policy_ids([bad], rules)

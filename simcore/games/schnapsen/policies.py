@@ -371,8 +371,8 @@ def choose_w(r, st, pid, work):
 
 
 _PIMC_HELP = (f"allowed are worlds=N with N from 1 to {PIMC_MAX_WORLDS}, goal="
-              f"{'|'.join(PIMC_GOALS)}, marriage_claim=1|0 and stop=K with K from 0 to "
-              f"{PIMC_MAX_STOP}, separated by ',' or ';' "
+              f"{'|'.join(PIMC_GOALS)} and marriage_claim=1|0, and stop=K with K from 0 "
+              f"to {PIMC_MAX_STOP}, separated by ',' or ';' "
               "(e.g. pimc:worlds=32,goal=deal)")
 PIMC_KEYS = ("worlds", "goal", "marriage_claim", "stop")
 

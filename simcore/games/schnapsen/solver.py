@@ -547,6 +547,29 @@ def pimc_choose(r, st, worlds, work, deal=False, marriage_claim=True, stop=0):
             if acts[i] == A_CLOSE and v < worst_close:
                 worst_close = v
         if stop <= 0:
+            if not deal and k < worlds:
+                # exact: an action whose total, even at +3 in every world left, stays below
+                # the best non-close total at -3 in every world left can no longer be
+                # chosen; the choice is the full search's
+                rem = 3 * (worlds - k)
+                bound = -(1 << 30)
+                for i in range(n):
+                    if active[i] != 0 and acts[i] != A_CLOSE and total[i] - rem > bound:
+                        bound = total[i] - rem
+                left = 0
+                for i in range(n):
+                    if active[i] == 0:
+                        continue
+                    top_i = total[i] + rem
+                    if acts[i] == A_CLOSE:
+                        top_i = worst_close * worlds
+                    if top_i < bound:
+                        active[i] = 0
+                    else:
+                        left += 1
+                if left == 1:
+                    k = worlds
+                    break
             continue
         left = 0
         for i in range(n):
