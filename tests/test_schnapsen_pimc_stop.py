@@ -153,3 +153,13 @@ def test_stop_names_round_trip_and_bad_values_are_one_line():
     for bad in ("pimc:stop=16", "pimc:stop=-1", "pimc:stop="):
         with pytest.raises(RulesError, match="stop=K with K from 0 to 15"):
             GAME.policy_ids([bad], rules)
+
+
+def test_default_drops_only_actions_that_cannot_catch_up():
+    """stop=0 (the default) stops solving an action only when it cannot reach the best
+    total even at +3 in every world left: its choice is the full search's."""
+    r = rules_array(GAME.build_rules())
+    work, ref_work = new_work(), new_work()
+    for st in _positions(r, 47, 150, 9):
+        want, _ = _reference(r, st, 8, 99, False, ref_work)     # stop 99: never drops
+        assert pimc_choose(r, st.copy(), 8, work, False, True, 0) == want

@@ -53,6 +53,13 @@ uniform order of the rest. Its random draws come from a stream derived from the
 game's stream and the decision (the cards played, the hands, the step), so the
 game's own stream is not advanced: a match's deals are the same whoever plays
 it, and a choice is reproducible by (seed, index).
+Once the talon is gone every card is known (the opponent holds the rest), so one world
+is solved, not ``worlds`` copies of it. With ``goal=points`` an action that cannot reach
+the best total even at +3 in every world left is no longer solved (the choice is the
+full search's). ``stop=K`` (off by default) drops an action that did no better than the
+best in every world from world K on and stops when one is left: 7x faster (K=2) but
+weaker (49.5% of 200 matches against ``heuristic`` for K=2, 52% of 140 for K=3, against
+about 67% for the full search), so it is an option only.
 """
 import numpy as np
 from numba import njit
