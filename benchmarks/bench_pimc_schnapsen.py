@@ -1,7 +1,7 @@
 """Schnapsen open-card solver and pimc player: speed and strength.
 
     python benchmarks/bench_pimc_schnapsen.py [--part speed|strength|all] [--pairs N]
-        [--policy pimc[:worlds=W]] [--seed S] [--out NAME]
+        [--policy pimc[:worlds=W]] [--opponent heuristic|pimc:...] [--seed S] [--out NAME]
 
 Measures, on one thread (CPU time, ``time.process_time``):
   - speed: endgame solves/s, random positions with the talon closed or used up (gate
@@ -10,7 +10,8 @@ Measures, on one thread (CPU time, ``time.process_time``):
     10 ms), the median of 3 runs of the mean; nodes searched per solve (exact counts);
   - strength: ``--policy`` (default ``pimc``, its default parameters) against
     ``heuristic``, austrian, on paired deals: every match index is played twice, the
-    searching player in seat 0 and in seat 1, with the same (seed, index) and so the same
+    searching player in seat 0 and in seat 1 (``--opponent``, default heuristic: the
+    other seat; a pimc name pairs two searchers, e.g. the default against stop=0), with the same (seed, index) and so the same
     first deal (pimc draws nothing from the game's stream). A pair scores 0, 1/2 or 1
     (matches won of its two); the win share is the mean pair score with its 95% normal
     interval over pairs (the paired interval: deal luck shared by a pair cancels), next
@@ -141,13 +142,15 @@ def strength(rules, a, out, name):
     """Paired matches of ``a.policy`` against heuristic into ``out`` (written as it goes)."""
     eng = GAME.engine(rules)
     pol = policy_name(parse_policy(a.policy))
+    opp = a.opponent if a.opponent == "heuristic" else policy_name(parse_policy(a.opponent))
     eng.choose(pol, eng.new(a.seed, 0))          # compile before timing
+    eng.choose(opp, eng.new(a.seed, 0))
     scores = []
     wins = 0
     clock = [0, 0.0]
     for idx in range(a.pairs):
-        w0 = play_match(eng, [pol, "heuristic"], a.seed, idx, 0, clock) == 0
-        w1 = play_match(eng, ["heuristic", pol], a.seed, idx, 1, clock) == 1
+        w0 = play_match(eng, [pol, opp], a.seed, idx, 0, clock) == 0
+        w1 = play_match(eng, [opp, pol], a.seed, idx, 1, clock) == 1
         wins += w0 + w1
         scores.append((w0 + w1) / 2)
         if (idx + 1) % 10 == 0 or idx + 1 == a.pairs:
@@ -156,7 +159,7 @@ def strength(rules, a, out, name):
             lo, hi = max(lo, 0.0), min(hi, 1.0)   # the normal interval, cut to [0, 1]
             rate, wlo, whi = rate_ci(wins, 2 * n)
             out.update({
-                "policy": pol, "opponent": "heuristic", "rules": "austrian",
+                "policy": pol, "opponent": opp, "rules": "austrian",
                 "pairs": n, "matches": 2 * n, "wins": wins,
                 "pairs_won_both": scores.count(1.0), "pairs_split": scores.count(0.5),
                 "pairs_lost_both": scores.count(0.0),
@@ -166,9 +169,9 @@ def strength(rules, a, out, name):
                 "complete": n == a.pairs})
             write(name, out)
             print(f"  {n} pairs: {policy_name(parse_policy(a.policy))} won {wins} of {2 * n} "
-                  f"matches, {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] paired; "
+                  f"matches against {opp}, {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] paired; "
                   f"{out['ms_per_decision']:.1f} ms per decision", flush=True)
-    print(f"{pol} vs heuristic: {100 * out['win_share']:.1f}% of {2 * a.pairs} matches, "
+    print(f"{pol} vs {opp}: {100 * out['win_share']:.1f}% of {2 * a.pairs} matches, "
           f"paired 95% interval [{100 * out['paired_low']:.1f}%, {100 * out['paired_high']:.1f}%]"
           f" (gate >= 65%); {out['ms_per_decision']:.1f} ms per decision (gate <= 20 ms)")
 
@@ -178,6 +181,7 @@ def main():
     ap.add_argument("--part", choices=("speed", "strength", "all"), default="all")
     ap.add_argument("--pairs", type=int, default=200, help="match indices, each played twice")
     ap.add_argument("--policy", default="pimc", help="the searching player (a pimc name)")
+    ap.add_argument("--opponent", default="heuristic", help="the other seat's player")
     ap.add_argument("--endgames", type=int, default=20000)
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=2026)
@@ -185,7 +189,7 @@ def main():
     a = ap.parse_args()
     rules = GAME.build_rules()
     out = {"machine": machine(), "command": "python benchmarks/bench_pimc_schnapsen.py "
-           f"--part {a.part} --pairs {a.pairs} --policy {a.policy} --endgames {a.endgames} "
+           f"--part {a.part} --pairs {a.pairs} --policy {a.policy} --opponent {a.opponent} --endgames {a.endgames} "
            f"--deals {a.deals} --seed {a.seed} --out {a.out}"}
     if a.part in ("speed", "all"):
         speed(rules_array(rules), a, out)

@@ -1,11 +1,12 @@
 """Schnapsen's players as ``tricksim rules`` lists them (no imports of the kernels:
 the rules listing stays fast)."""
-from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_WORLDS, PIMC_WORLDS
+from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_STOP, PIMC_MAX_WORLDS, PIMC_STOP, PIMC_WORLDS
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "sloppy", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
-PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "goal": PIMC_GOAL, "marriage_claim": 1}
+PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "goal": PIMC_GOAL, "marriage_claim": 1,
+                 "stop": PIMC_STOP}
 
 
 def policy_help() -> list[str]:
@@ -26,7 +27,10 @@ def policy_help() -> list[str]:
             f"(goal=deal: for play where only the deal counts; goal {'|'.join(PIMC_GOALS)}, "
             f"default {PIMC_GOAL}); marriage_claim=0: never claims right after a marriage, "
             "nor counts on it in its searches (as where a marriage's points count from the "
-            "next trick won; default 1)"]
+            "next trick won; default 1); stop=K: from the K-th world on, an action never "
+            "better than the best so far in any world is dropped, and sampling ends when one "
+            f"is left (0 to {PIMC_MAX_STOP}, default {PIMC_STOP}; 0: every action in every "
+            "world)"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per match of
