@@ -63,7 +63,10 @@ def _log_start(st, slog):
         slog[L_DECK + w] = st[ST_DECK + w]
 
 
-@njit(cache=True, inline="always")
+# Not inlined: play_batch, play_logged and play_aggregate each inlined a whole game, and
+# numba compiled (and optimised) the game three times over; one call per game costs
+# nothing measurable, and a cold cache compiles the Wendish kernels in about 40% less time.
+@njit(cache=True)
 def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log, work, sdec):
     """Play game ``index`` of run ``seed``: one row of ``dout`` per deal; with
     ``do_log`` each deal's start into ``slog[d]`` and its actions into ``alog[d]``.
@@ -161,7 +164,7 @@ def agg_width(n_contracts) -> int:
     return A_CONTRACTS + len(CONTRACT_SUMS) * n_contracts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal, k, acc,
               work, sdec):
     """Play game ``index`` (its deal rows into ``dout``, as the table path writes them)
