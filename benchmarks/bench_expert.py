@@ -61,15 +61,15 @@ def kernel_seconds(stdout):
     return float(re.findall(r"games in ([\d.]+)s", stdout)[-1])
 
 
-def rotated_win(game, policies, games, seed, extra=()):
-    """The expert's win rate and paired 95% interval in a rotated run."""
+def rotated_win(game, policies, games, seed, extra=(), player="expert"):
+    """``player``'s win rate and paired 95% interval in a rotated run."""
     with tempfile.TemporaryDirectory() as tmp:
         tricksim("simulate", game, *extra, "--games", str(games), "--policy",
                  ",".join(policies), "--rotate", "--seed", str(seed), "--threads", "1",
                  "--out", tmp, "--format", "csv")
         import pandas as pd
         rot = pd.read_csv(Path(tmp) / "rotation.csv")
-    row = rot[(rot["measure"] == "win") & (rot["policy"] == "expert")].iloc[0]
+    row = rot[(rot["measure"] == "win") & (rot["policy"] == player)].iloc[0]
     return {"win": float(row["value"]), "low": float(row["low"]), "high": float(row["high"]),
             "interval": str(row["interval"])}
 
@@ -155,8 +155,9 @@ def interval(d):
     return {"mean": m, "low": m - half, "high": m + half}
 
 
-def wendish_edge(variant, deals, seed):
-    """The expert seat's paired edge per deal over a heuristic seat (see the module)."""
+def wendish_edge(variant, deals, seed, player="expert"):
+    """``player``'s paired edge per deal over a heuristic seat, in each seat in turn on
+    the same deals (see the module)."""
     from simcore.games.wendish import GAME
     rules = GAME.build_rules(assignments=[f"variant={variant}", "deals=1"])
     n = GAME.seats(rules)
@@ -168,7 +169,7 @@ def wendish_edge(variant, deals, seed):
     d = np.zeros(deals)
     for s in range(n):
         pols = ["heuristic"] * n
-        pols[s] = "expert"
+        pols[s] = player
         d += scores(pols)[:, s] - base[:, s]
     return {"deals": deals, "seats_rotated": n, **interval(d / n)}
 

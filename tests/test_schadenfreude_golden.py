@@ -85,7 +85,8 @@ def test_golden_file_replays_clean(name, golden_dir, invoke):
     assert failures == [] and count == len(EXPECTED_COUNTS[name])
     res = invoke("replay", golden_dir / name)
     assert res.exit_code == 0, res.output
-    assert res.stdout == f"{count} records replayed, all valid\n"
+    said = "1 record" if count == 1 else f"{count} records"
+    assert res.stdout == f"{said} replayed, all valid\n"
     assert res.stderr == ""
 
 
