@@ -96,6 +96,22 @@ def run_out_value(last_winner, ctx):
     return 1 if last_winner == 0 else -1
 
 
+@njit(cache=True, inline="always")
+def _better(maxing, v, best, alpha, beta):
+    """The search's best value and window after a child's value ``v`` (the seat to move
+    maximises seat 0's value if ``maxing``, else minimises it)."""
+    if maxing:
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    elif v < best:
+        best = v
+        if v < beta:
+            beta = v
+    return best, alpha, beta
+
+
 @njit(_SIG, cache=True, _nrt=False)
 def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, beta, ctx):
     """The deal's value for seat 0 (signed game points) once nothing more is drawn (the
@@ -149,16 +165,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
                         else:
                             v = endgame_value(h0, h1, p0, p1, m0, m1 + add, t0, t1, leader,
                                               _NONE, s, alpha, beta, ctx)
-                        if maxing:
-                            if v > best:
-                                best = v
-                                if v > alpha:
-                                    alpha = v
-                        else:
-                            if v < best:
-                                best = v
-                                if v < beta:
-                                    beta = v
+                        best, alpha, beta = _better(maxing, v, best, alpha, beta)
                         if alpha >= beta:
                             return best
         m = allowed
@@ -172,16 +179,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
             else:
                 v = endgame_value(h0, h1 ^ bit, p0, p1, m0, m1, t0, t1, leader, c, _NONE,
                                   alpha, beta, ctx)
-            if maxing:
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-            else:
-                if v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
+            best, alpha, beta = _better(maxing, v, best, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -207,16 +205,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
         else:
             v = endgame_value(n0, n1, p0, p1 + pts, m0, m1, t0, t1 + 1, _ONE, _NONE, _NONE, alpha,
                               beta, ctx)
-        if maxing:
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < best:
-                best = v
-                if v < beta:
-                    beta = v
+        best, alpha, beta = _better(maxing, v, best, alpha, beta)
         if alpha >= beta:
             break
     return best
