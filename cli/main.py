@@ -18,7 +18,7 @@ import click
 from simcore import __version__
 from simcore.errors import TricksimError
 from simcore.text import counted, noun_for
-from simcore.games import game_names, get_game, players_help
+from simcore.games import design_players, game_names, get_game, players_help
 
 GAMES = click.Choice(game_names())
 
@@ -26,7 +26,11 @@ GAMES = click.Choice(game_names())
 #: players.py, so it cannot go stale)
 POLICY_HELP = ("Player policy: one name for all seats or one per seat, comma-separated; "
                "a player's parameters go in its name (e.g. pimc:worlds=16,heuristic). "
-               + players_help())
+               + players_help() + " Default: the game's own players for a designer's run ("
+               + "; ".join(f"{g}: {','.join(design_players(g))} in every seat"
+                           if len(design_players(g)) == 1 else f"{g}: {','.join(design_players(g))}"
+                           for g in game_names())
+               + "); the first line printed names them.")
 
 
 #: exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)
@@ -215,8 +219,7 @@ def cli():
 @cli.command()
 @click.argument("game", type=GAMES)
 @rule_options
-@click.option("--policy", "policy", default="random", show_default=True,
-              help=POLICY_HELP)
+@click.option("--policy", "policy", default=None, help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Number of games to play.")
 @click.option("--seed", type=int, default=None,
@@ -267,15 +270,16 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records is not None:                     # "" too: refused there
         check_records_path(records, out_dir)
-    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             summary_only=summary_only, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
                             connect_timeout=connect_timeout)
+    if rotate and records:
+        raise TricksimError("--records and --rotate both given; write records from a "
+                            "run without --rotate (each rotation is such a run)")
+    policy = say_players(game, policy, fmt, rules)
+    note_cold_cache(game)
     if rotate:
-        if records:
-            raise TricksimError("--records and --rotate both given; write records from a "
-                                "run without --rotate (each rotation is such a run)")
         return simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games)
     result = run_simulation(game, rules, policy.split(","), settings=settings,
                             progress=Progress(f"{game}"), out=out_dir, records=records,
@@ -302,6 +306,30 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                + (f"; {resumed} of {counted(result.execution['chunks'], 'chunk')} "
                   f"{noun_for(resumed, 'was')} already done"
                   if resumed else ""), err=True)
+
+
+def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
+    """Print which players play (the command's first line, once every option is checked:
+    on stdout, or on stderr where stdout carries csv/json data) and, once, that random
+    play distorts the game's figures where it does; returns the policy text to play
+    (``--policy``, or the game's default players when it was not given).  Refuses a
+    policy list that does not fit one of ``rule_sets`` before anything is printed.
+    ``sides``: a comparison's {label: policies given in --a/--b or None}."""
+    from simcore.games import players_line, random_play_note
+    g = get_game(game)
+    default = policy is None and not (sides and any(sides.values()))
+    text = ",".join(design_players(game)) if policy is None else policy
+    names = {}
+    for label, rules in zip(sides or ["run"] * len(rule_sets), rule_sets):
+        own = (sides or {}).get(label) or text.split(",")
+        names[label] = g.policy_ids(own, rules)[0]
+    line = players_line(next(iter(names.values())), default,
+                        names if sides else None)
+    click.echo(line, err=fmt != "table")
+    note = random_play_note(game, [n for ns in names.values() for n in ns])
+    if note:
+        click.echo(note, err=True)
+    return text
 
 
 def resumed_line(result, out_dir, records) -> str:
@@ -488,8 +516,7 @@ def rules(game, preset, players):
                    "played, at most 1,000 combinations). Values of a list option are "
                    "separated by ';'; policy=P1,P2,...;Q varies the players.")
 @rule_options
-@click.option("--policy", "policy", default="random", show_default=True,
-              help=POLICY_HELP)
+@click.option("--policy", "policy", default=None, help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games per variant.")
 @click.option("--seed", type=int, default=None, help="Seed shared by every variant.")
@@ -516,29 +543,37 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
     """
     from simcore.stats import integer_columns
-    from simcore.sweep import (fairness_lines, holm_note, parse_vary, sweep as run_sweep,
-                               without_effect, write_sweep)
+    from simcore.sweep import (POLICY, build_variants, fairness_lines, holm_note, parse_vary,
+                               sweep as run_sweep, without_effect, write_sweep)
 
     plan = parse_vary(game, vary)
     check_dashboard(dashboard, workers)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             resume=resume, scheduler=scheduler, workers=workers,
                             dashboard=dashboard, connect_timeout=connect_timeout)
-    default_policy = (click.get_current_context().get_parameter_source("policy")
-                      == click.core.ParameterSource.DEFAULT)
+    varied_players = any(name == POLICY for name, _ in plan)
+    if varied_players and policy is not None:
+        raise TricksimError("--policy and --vary policy both given; use one")
+    built = build_variants(game, plan, preset, rules_file, assignments, players,
+                           None if varied_players else (policy or ",".join(design_players(game))).split(","))
+    if varied_players:
+        click.echo("players: varied (--vary policy, one list per variant)", err=fmt != "table")
+    else:
+        policy = say_players(game, policy, fmt, *[rules for _, rules in built])
+    note_cold_cache(game)
     own_folder(out_dir, "sweep")
     result = run_sweep(game, plan, preset, rules_file, assignments, players,
-                       None if default_policy else policy.split(","), settings=settings,
+                       None if varied_players else policy.split(","), settings=settings,
                        progress=Progress(f"{game} sweep"), out=out_dir)
     result.command = " ".join(
         ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
         + [f"--set {a}" for a in assignments]
         + ([f"--preset {preset}"] if preset else []) + ([f"--players {players}"] if players else [])
         + ([f"--rules {rules_file}"] if rules_file else [])
-        + [f"--policy {policy}", f"--games {games}", f"--seed {result.seed}"])
+        + ([] if varied_players else [f"--policy {policy}"])
+        + [f"--games {games}", f"--seed {result.seed}"])
     write_sweep(result, out_dir)
     if fmt == "table":
         for line in fairness_lines(result):
@@ -564,8 +599,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
                    "policy=P1,P2,... sets A's players.")
 @click.option("--b", "spec_b", required=True, metavar="RULES", help="Rule set B, likewise.")
 @click.option("--players", type=int, default=None, help="Number of players for both.")
-@click.option("--policy", "policy", default="random", show_default=True,
-              help=POLICY_HELP)
+@click.option("--policy", "policy", default=None, help=POLICY_HELP)
 @click.option("--games", "games", type=int, default=100_000, show_default=True,
               help="Games for each rule set.")
 @click.option("--seed", type=int, default=None, help="Seed shared by both rule sets.")
@@ -601,18 +635,19 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
           --b "policy=random" --rotate --games 20000 --seed 1
     """
     from simcore.stats import format_summary
-    from simcore.sweep import compare as run_compare, parse_side, write_compare
+    from simcore.sweep import compare as run_compare, parse_side, same_seats, write_compare
 
     rules_a, pol_a = parse_side(game, spec_a, players)
     rules_b, pol_b = parse_side(game, spec_b, players)
-    default_policy = (click.get_current_context().get_parameter_source("policy")
-                      == click.core.ParameterSource.DEFAULT)
-    if not default_policy and (pol_a or pol_b):
+    if policy is not None and (pol_a or pol_b):
         raise TricksimError("--policy and policy= in --a/--b both given; use one")
+    same_seats(game, rules_a, rules_b)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    note_cold_cache(game)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
+    given = policy is not None
+    policy = say_players(game, policy, fmt, rules_a, rules_b, sides={"A": pol_a, "B": pol_b})
+    note_cold_cache(game)
     own_folder(out_dir, "compare")
     result = run_compare(game, rules_a, rules_b, policy.split(","), settings=settings,
                          progress=Progress(f"{game} compare"), policies_a=pol_a,
@@ -620,7 +655,7 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     result.spec_a, result.spec_b = spec_a, spec_b
     command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
                        + ([f"--players {players}"] if players else [])
-                       + ([] if default_policy else [f"--policy {policy}"])
+                       + ([f"--policy {policy}"] if given or not (pol_a or pol_b) else [])
                        + [f"--games {games}", f"--seed {result.run_a.seed}"]
                        + (["--rotate"] if rotate else []))
     write_compare(result, out_dir, command)
@@ -660,7 +695,7 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     Example:
       tricksim batch plan.toml --out results/nightly --workers 2
     """
-    from simcore.batch import load_plan, run_batch
+    from simcore.batch import load_plan, players_lines, run_batch
     from simcore.stats import integer_columns
 
     parsed = load_plan(plan)
@@ -677,6 +712,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     settings = run_settings(threads=threads, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
                             connect_timeout=connect_timeout)
+    for line in players_lines(parsed):
+        click.echo(line, err=fmt != "table")
     result = run_batch(parsed, out_dir, settings, step)
     table = result.table
     if fmt == "table":

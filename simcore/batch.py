@@ -193,7 +193,7 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
     # build the rules (every variant of a sweep) now, so a bad option fails before
     # any run starts
     g = get_game(game)
-    policies = opts.get("policy", "random").split(",")
+    policies = run_policies(command, game, opts)
     try:
         if command == "simulate":
             rules = g.build_rules(opts.get("preset"), opts.get("rules"), opts.get("set", ()),
@@ -318,6 +318,31 @@ def _read_state(path: Path) -> dict:
     return data if isinstance(data, dict) and isinstance(data.get("runs", {}), dict) else {}
 
 
+def run_policies(command: str, game: str, options: dict) -> list[str] | None:
+    """The players of a plan's run: its ``policy``, else the game's default players
+    (``simcore.games.design_players``); None for a sweep that varies the players."""
+    from .games import design_players
+    if "policy" in options:
+        return options["policy"].split(",")
+    if command == "sweep" and any(v.split("=", 1)[0].strip() == "policy"
+                                  for v in options.get("vary", ())):
+        return None
+    return design_players(game)
+
+
+def players_lines(plan) -> list[str]:
+    """One line per run of a plan naming its players (the batch's first output)."""
+    from .games import players_text
+    lines = []
+    for run in plan.runs:
+        pols = run_policies(run.command, run.game, run.options)
+        text = ("varied (vary policy)" if pols is None else players_text(pols)
+                + (" (as given)" if "policy" in run.options
+                   else " (the game's default; policy = ... in the plan to change)"))
+        lines.append(f"players of {run.name}: {text}")
+    return lines
+
+
 def _outputs_present(run: BatchRun, folder: Path) -> bool:
     name = "summary.csv" if run.command == "simulate" else "sweep.csv"
     return (folder / name).exists()
@@ -326,7 +351,7 @@ def _outputs_present(run: BatchRun, folder: Path) -> bool:
 def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress) -> None:
     """Play one run of the plan on the batch's executor (``settings`` carries its seed)."""
     o = run.options
-    policies = o.get("policy", "random").split(",")
+    policies = run_policies(run.command, run.game, o)
     g = get_game(run.game)
     s = settings.replace(games=o.get("games", 10_000), chunk_size=o.get("chunk_size"),
                          summary_only=o.get("summary_only", False))

@@ -393,7 +393,9 @@ def _write_sweep(result: SweepResult, out: Path) -> list[Path]:
     files = [out / "sweep.parquet", out / "sweep.csv", seat_png, game_png, out / "report.md"]
     write_json(mark("sweep", status="complete", game=result.game, command=result.command,
                     seed=result.seed, games=result.games, varied=result.varied,
-                    variants=result.labels, files=[f.name for f in files]),
+                    variants=result.labels,
+                    policies=[list(run.policies) for run in result.runs],
+                    files=[f.name for f in files]),
                out / "sweep.json")
     return files + [out / "sweep.json"]
 
@@ -644,6 +646,14 @@ def game_differences(game: str, run_a: RunResult, run_b: RunResult,
     return pd.DataFrame(rows)
 
 
+def same_seats(game: str, rules_a: RuleSet, rules_b: RuleSet) -> None:
+    """Refuse two rule sets with different numbers of seats (a comparison pairs seats)."""
+    g = get_game(game)
+    if g.seats(rules_a) != g.seats(rules_b):
+        raise TricksimError(f"rule set A has {g.seats(rules_a)} seats and B "
+                            f"{g.seats(rules_b)}: a paired comparison needs the same seats")
+
+
 def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=UNSET,
             seed=UNSET, *, settings: RunSettings | None = None, progress=None,
             policies_a=None, policies_b=None, rotate: bool = False,
@@ -675,9 +685,7 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     g = get_game(game)
     rules_a = check_rules(game, rules_a, "rules_a") or g.build_rules()
     rules_b = check_rules(game, rules_b, "rules_b") or g.build_rules()
-    if g.seats(rules_a) != g.seats(rules_b):
-        raise TricksimError(f"rule set A has {g.seats(rules_a)} seats and B "
-                            f"{g.seats(rules_b)}: a paired comparison needs the same seats")
+    same_seats(game, rules_a, rules_b)
     s = settings_from(settings, games=games, seed=seed, **options)
     s = s.replace(seed=seed_from_entropy() if s.seed is None else s.seed, summary_only=False)
     games = s.games

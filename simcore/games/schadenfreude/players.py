@@ -7,6 +7,11 @@ PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
 
+#: the players a designer's run (simulate, sweep, compare, batch) seats when none are
+#: given: one name for every seat (see ``simcore.games.design_players``)
+DESIGN_PLAYERS = "expert"
+#: why random players mislead here, said once by a run that seats one (None: they do not)
+RANDOM_DISTORTS = None
 
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""

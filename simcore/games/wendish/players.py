@@ -11,6 +11,12 @@ PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "contracts": PIMC_CONTRACTS,
                  "cworlds": f"{PLAYOUT_WORLDS_PER_WORLD} x worlds for playout, worlds for "
                             "search"}
 
+#: the players a designer's run (simulate, sweep, compare, batch) seats when none are
+#: given: one name for every seat (see ``simcore.games.design_players``)
+DESIGN_PLAYERS = "expert"
+#: why random players mislead here, said once by a run that seats one (None: they do not)
+RANDOM_DISTORTS = ("random players bid at random: four of them play a solo in 99.85% of "
+                   "deals, so the figures describe a game nobody plays")
 
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""
