@@ -202,6 +202,27 @@ def cluster_options(fn):
     return fn
 
 
+def check_options(fn):
+    """--check-with, --check-games and --skill (compare and sweep; simcore.check)."""
+    for decorator in reversed([
+        click.option("--check-with", "check_with", default=None, metavar="PLAYER",
+                     help="Play the comparison (a sweep: every variant) again with PLAYER "
+                          "in every seat (e.g. expert, pimc:worlds=4) on the same deals "
+                          "and say per figure whether the verdict holds (holds, larger or "
+                          "smaller; reverses; vanishes; appears): check.csv and report.md."),
+        click.option("--check-games", "check_games", type=int, default=None, metavar="N",
+                     help="Deals of the --check-with and --skill runs: the main run's "
+                          "first N  [default: a quarter of --games, at least 1,000]."),
+        click.option("--skill", "skill_spec", default=None, metavar="STRONG,WEAK",
+                     help="Under each rule set, the edge of STRONG over WEAK (STRONG in one "
+                          "seat, WEAK in the others, seats rotated on the same deals), with "
+                          "95% intervals and the difference between rule sets: skill.csv "
+                          "and report.md (docs/sweeps.md says what it measures)."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tricksim")
 def cli():
@@ -526,10 +547,12 @@ def rules(game, preset, players):
               help="Sweep folder (default results/<game>-sweep-<timestamp>/).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the fairness lines and table are printed.")
+@check_options
 @cluster_options
 @user_errors
 def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
-          chunk_size, out, fmt, scheduler, workers, dashboard, connect_timeout, resume):
+          chunk_size, out, fmt, check_with, check_games, skill_spec, scheduler, workers,
+          dashboard, connect_timeout, resume):
     """Play every combination of varied rule options on the same seeds.
 
     Each variant plays the same game indices from the same seed (common random
@@ -541,7 +564,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     Example:
       tricksim sweep schadenfreude --vary limit=30,40,50 --games 200000 --seed 1
       tricksim sweep schadenfreude --vary players=3,4,5 --vary pairs=cancel,keep
+      tricksim sweep schnapsen --vary close_min_talon=2,4 --policy heuristic --games 20000 \\
+          --check-with expert --skill expert,heuristic --seed 1
     """
+    from simcore.check import plan_checks, run_checks
     from simcore.stats import integer_columns
     from simcore.sweep import (POLICY, build_variants, fairness_lines, holm_note, parse_vary,
                                sweep as run_sweep, without_effect, write_sweep)
@@ -558,6 +584,11 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         raise TricksimError("--policy and --vary policy both given; use one")
     built = build_variants(game, plan, preset, rules_file, assignments, players,
                            None if varied_players else (policy or ",".join(design_players(game))).split(","))
+    checks = plan_checks(game, [rules for _, rules in built], games, check_with, check_games,
+                         skill_spec, varied_players=varied_players)
+    if checks is not None and checks.policies is not None and len(built) < 2:
+        raise TricksimError("--check-with in a sweep compares every variant with the first; "
+                            "--vary gives one variant")
     if varied_players:
         click.echo("players: varied (--vary policy, one list per variant)", err=fmt != "table")
     else:
@@ -575,6 +606,15 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         + ([] if varied_players else [f"--policy {policy}"])
         + [f"--games {games}", f"--seed {result.seed}"])
     write_sweep(result, out_dir)
+
+    def replay(policies, check_settings):
+        return run_sweep(game, plan, preset, rules_file, assignments, players, policies,
+                         settings=check_settings, progress=Progress(f"{game} check"))
+
+    extra = run_checks(checks, out_dir, result=result, replay=replay, settings=settings,
+                       rule_sets={label: rules for label, (_, rules)
+                                  in zip(result.labels, built)},
+                       progress=Progress(f"{game} check"))
     if fmt == "table":
         for line in fairness_lines(result):
             click.echo(line[2:].replace("**", ""))
@@ -586,10 +626,13 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         click.echo(integer_columns(result.table).to_csv(index=False), nl=False)
     else:
         click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
+    for line in extra:
+        click.echo(line, err=fmt != "table")
     click.echo(f"{counted(len(result.runs), 'variant')} x {counted(games, 'game')} "
                f"(seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
-               "sweep.json)", err=True)
+               "sweep.json" + "".join(", " + f for f in ("check.csv", "skill.csv")
+                                      if (out_dir / f).is_file()) + ")", err=True)
 
 
 @cli.command()
@@ -613,9 +656,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @click.option("--rotate", is_flag=True,
               help="Play each side once per rotation of its policy list (every policy at "
                    "every seat, same deals); report per policy instead of per seat.")
+@check_options
 @user_errors
 def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt,
-            rotate):
+            rotate, check_with, check_games, skill_spec):
     """Play rule sets A and B on the same deals; paired differences B - A per seat.
 
     For each seat: the win rate and the mean final score under A and B, their
@@ -633,7 +677,10 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
       tricksim compare schnapsen --a austrian --b tournament --policy heuristic,heuristic
       tricksim compare schadenfreude --a "policy=heuristic,random,random,random" \\
           --b "policy=random" --rotate --games 20000 --seed 1
+      tricksim compare schnapsen --a austrian --b tournament --policy heuristic \\
+          --games 20000 --check-with expert --skill expert,heuristic --seed 1
     """
+    from simcore.check import plan_checks, run_checks
     from simcore.stats import format_summary
     from simcore.sweep import compare as run_compare, parse_side, same_seats, write_compare
 
@@ -646,6 +693,9 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
     given = policy is not None
+    default = (policy or ",".join(design_players(game))).split(",")
+    checks = plan_checks(game, [rules_a, rules_b], games, check_with, check_games, skill_spec,
+                         rotate=rotate, sides_differ=(pol_a or default) != (pol_b or default))
     policy = say_players(game, policy, fmt, rules_a, rules_b, sides={"A": pol_a, "B": pol_b})
     note_cold_cache(game)
     own_folder(out_dir, "compare")
@@ -665,12 +715,18 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     from simcore.verdict import compare_verdict, sides_sentence
     for line in compare_verdict(result):
         click.echo(line, err=fmt != "table")
+    extra = run_checks(checks, out_dir, result=result, settings=settings,
+                       rule_sets={f"A ({spec_a})": rules_a, f"B ({spec_b})": rules_b},
+                       progress=Progress(f"{game} check"))
+    for line in extra:
+        click.echo(line, err=fmt != "table")
     if result.note:
         click.echo(result.note, err=True)
     click.echo(f"{sides_sentence(result)}\n{counted(games, 'game')} "
                f"each, seed {result.run_a.seed}; wrote "
                f"{out_dir}/ (compare.csv, compare_game.csv, compare.json, compare.png, "
-               "report.md)", err=True)
+               "report.md" + "".join(", " + f for f in ("check.csv", "skill.csv")
+                                      if (out_dir / f).is_file()) + ")", err=True)
 
 
 @cli.command()

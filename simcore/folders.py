@@ -62,9 +62,11 @@ class Kind:
 KINDS = {k.name: k for k in (
     Kind("run", "run.json", "tricksim-run", "tricksim simulate", ("run.json", "summary.csv")),
     Kind("sweep", "sweep.json", "tricksim-sweep", "tricksim sweep",
-         ("sweep.json", "sweep.parquet", "sweep.csv", "seats.png", "game.png", "report.md")),
+         ("sweep.json", "sweep.parquet", "sweep.csv", "seats.png", "game.png", "report.md",
+          "check.csv", "skill.csv")),
     Kind("compare", "compare.json", "tricksim-compare", "tricksim compare",
-         ("compare.json", "compare.csv", "compare_game.csv", "compare.png", "report.md")),
+         ("compare.json", "compare.csv", "compare_game.csv", "compare.png", "report.md",
+          "check.csv", "skill.csv")),
     Kind("batch", "batch.json", "tricksim-batch", "tricksim batch",
          ("batch.json", "batch.parquet", "batch.csv")),
     Kind("rotation", "rotation.json", "tricksim-rotation", "tricksim simulate --rotate",

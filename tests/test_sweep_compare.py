@@ -72,9 +72,10 @@ def test_fairness_section_in_every_summary():
 
 def test_cli_sweep_writes_table_plots_and_report(invoke):
     res = invoke("sweep", "schadenfreude", "--vary", "limit=30,40", "--games", 500,
-                 "--seed", 1, "--out", "sw")
+                 "--seed", 1, "--out", "sw", "--policy", "random")
     assert res.exit_code == 0, res.output
-    assert res.stdout.splitlines()[0].startswith("limit=30: seat win rates")
+    assert res.stdout.splitlines()[0] == "players: random in every seat (as given)"
+    assert res.stdout.splitlines()[1].startswith("limit=30: seat win rates")
     from pathlib import Path
     out = Path("sw")
     for name in ("sweep.parquet", "sweep.csv", "seats.png", "game.png"):
