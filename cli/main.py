@@ -582,8 +582,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     varied_players = any(name == POLICY for name, _ in plan)
     if varied_players and policy is not None:
         raise TricksimError("--policy and --vary policy both given; use one")
-    built = build_variants(game, plan, preset, rules_file, assignments, players,
-                           None if varied_players else (policy or ",".join(design_players(game))).split(","))
+    seated = None if varied_players else (policy or ",".join(design_players(game))).split(",")
+    built = build_variants(game, plan, preset, rules_file, assignments, players, seated)
     checks = plan_checks(game, [rules for _, rules in built], games, check_with, check_games,
                          skill_spec, varied_players=varied_players)
     if checks is not None and checks.policies is not None and len(built) < 2:

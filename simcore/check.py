@@ -240,10 +240,6 @@ def _pair(main_figs, check_figs, main_label, check_label, variant="") -> tuple[l
     return rows, lines
 
 
-def _players_label(policies) -> str:
-    return policy_text(policies)
-
-
 def check_compare(result, check_policies, check_games: int, settings: RunSettings,
                   progress=None) -> CheckResult:
     """Play ``result``'s comparison again with ``check_policies`` in every seat on its
@@ -259,8 +255,8 @@ def check_compare(result, check_policies, check_games: int, settings: RunSetting
     s = settings.replace(games=check_games, seed=result.run_a.seed)
     chk = compare(result.game, result.rules_a, result.rules_b, check_policies, settings=s,
                   progress=progress)
-    main_label = _players_label(result.run_a.policies)
-    check_label = _players_label(chk.run_a.policies)
+    main_label = policy_text(result.run_a.policies)
+    check_label = policy_text(chk.run_a.policies)
     rows, lines = _pair(figures(result), figures(chk), main_label, check_label)
     return CheckResult(main_label, check_label, result.run_a.games, check_games,
                        pd.DataFrame(rows), lines, result.run_a.contract.unit)
@@ -276,8 +272,8 @@ def check_sweep(result, check: "SweepResult") -> CheckResult:
         raise TricksimError("--check-with in a sweep compares every variant with the "
                             "first; this sweep has one variant")
     contract = result.runs[0].contract
-    main_label = _players_label(result.runs[0].policies)
-    check_label = _players_label(check.runs[0].policies)
+    main_label = policy_text(result.runs[0].policies)
+    check_label = policy_text(check.runs[0].policies)
     rows, lines = [], []
     for i in range(1, len(result.runs)):
         main = game_figures(game_differences(result.game, result.runs[0], result.runs[i]),
