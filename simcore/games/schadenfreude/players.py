@@ -13,6 +13,7 @@ DESIGN_PLAYERS = "expert"
 #: why random players mislead here, said once by a run that seats one (None: they do not)
 RANDOM_DISTORTS = None
 
+
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""
     return ["random     a legal card at random",

@@ -16,6 +16,7 @@ RANDOM_DISTORTS = ("random players close, meld and claim at random (a random pla
                    "0.9% of matches against the heuristic), so the figures say little about "
                    "Schnapsen as people play it")
 
+
 def policy_help() -> list[str]:
     """One line per policy: its name, parameters with defaults, and what it does."""
     return ["random     a legal action at random",
