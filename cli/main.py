@@ -768,8 +768,11 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     settings = run_settings(threads=threads, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
                             connect_timeout=connect_timeout)
-    for line in players_lines(parsed):
+    lines, notes = players_lines(parsed)
+    for line in lines:
         click.echo(line, err=fmt != "table")
+    for note in notes:
+        click.echo(note, err=True)
     result = run_batch(parsed, out_dir, settings, step)
     table = result.table
     if fmt == "table":

@@ -330,17 +330,19 @@ def run_policies(command: str, game: str, options: dict) -> list[str] | None:
     return design_players(game)
 
 
-def players_lines(plan) -> list[str]:
-    """One line per run of a plan naming its players (the batch's first output)."""
-    from .games import players_text
-    lines = []
+def players_lines(plan) -> tuple[list[str], list[str]]:
+    """One line per run of a plan naming its players (the batch's first output), and
+    once per game whose figures random play distorts, a note where a run seats it."""
+    from .games import players_text, random_play_note
+    lines, notes = [], {}
     for run in plan.runs:
         pols = run_policies(run.command, run.game, run.options)
+        notes[run.game] = notes.get(run.game) or random_play_note(run.game, pols or ())
         text = ("varied (vary policy)" if pols is None else players_text(pols)
                 + (" (as given)" if "policy" in run.options
                    else " (the game's default; policy = ... in the plan to change)"))
         lines.append(f"players of {run.name}: {text}")
-    return lines
+    return lines, [note for note in notes.values() if note]
 
 
 def _outputs_present(run: BatchRun, folder: Path) -> bool:

@@ -28,6 +28,7 @@ game = "schadenfreude"
 players = 3
 summary_only = true
 set = ["limit=30"]
+policy = "random"
 
 [[run]]
 name = "limits"
@@ -35,6 +36,7 @@ command = "sweep"
 game = "schadenfreude"
 games = 600
 vary = ["limit=30,40"]
+policy = "random"
 """
 
 
@@ -48,8 +50,12 @@ def plan_file(tmp_path):
 def test_a_plan_of_three_runs_gathers_three_summaries(invoke, plan_file, tmp_path):
     res = invoke("batch", "plan.toml", "--out", "b")
     assert res.exit_code == 0, res.output
-    assert res.stdout.splitlines() == ["four: played; b/four/", "three: played; b/three/",
-                                       "limits: played; b/limits/"]
+    assert res.stdout.splitlines() == [
+        "players of four: heuristic (seat 0), random (seat 1), random (seat 2), "
+        "random (seat 3) (as given)",
+        "players of three: random in every seat (as given)",
+        "players of limits: random in every seat (as given)",
+        "four: played; b/four/", "three: played; b/three/", "limits: played; b/limits/"]
     table = pd.read_parquet(tmp_path / "b" / "batch.parquet")
     assert list(table["run"].unique()) == ["four", "three", "limits"]
     assert list(table.columns[:4]) == ["run", "command", "game", "seed"]
