@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
@@ -27,29 +24,6 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def start_server(folder):
-    """A live ``tricksim serve`` app on a free loopback port, in a thread; returns
-    (base URL, stop function)."""
-    import uvicorn
-    from cli.web.app import make_app
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(folder), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-
-    def stop():
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
-    return f"http://127.0.0.1:{port}", stop
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The served folder (with a small sweep in it) and the server's address."""
@@ -60,7 +34,8 @@ def served(tmp_path_factory):
         cli, ["sweep", "schnapsen", "--vary", "target=66,50", "--games", "60", "--policy",
               "random", "--seed", "1", "--threads", "1", "--out", str(root / "sw")])
     assert run.exit_code == 0, run.output
-    base, stop = start_server(root)
+    from cli.web.app import serve_in_thread
+    base, stop = serve_in_thread(root)
     yield root, base
     stop()
 
@@ -146,6 +121,6 @@ def test_a_results_page_shows_the_report_table_and_plots(pg, served):
         pg.get_by_role("link", name="sw/").click()
     assert pg.get_by_text("report.md").first.is_visible()
     assert pg.locator("table").count() >= 1
-    img = pg.locator("img.plot").first
+    img = pg.locator("main img").first
     img.wait_for()
     assert pg.evaluate("i => i.naturalWidth", img.element_handle()) > 100   # it loaded

@@ -156,7 +156,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
                      "</div></div>" for p, c in s.last_trick]
             felt.append("</div>")
         felt.append("</div>")
-        status_box = f"<div class=box id=status>{pre(s.status())}</div>"
+        status_box = f"<div id=status>{pre(s.status())}</div>"
         keys = {a: (str(i + 1) if i < 9 else "0" if i == 9 else None)
                 for i, a in enumerate(legal)}
         hand = [] if s.over else s.hand()
@@ -420,13 +420,18 @@ def make_app(folder, token: str | None = None) -> Starlette:
         for name in ("run.json", "sweep.json", "compare.json", "batch.json", "rotation.json"):
             if (p / name).is_file():
                 parts.append(f"<h2>{name}</h2>{pretty_json(p / name)}")
+        report = ""
         if (p / "report.md").is_file():
-            parts.append(f"<h2>report.md</h2><div class=box>{markdown_html(root, p)}</div>")
+            report = markdown_html(root, p)
+            parts.append(f"<h2>report.md</h2><div class=box>{report}</div>")
         for name, f, is_dir in listing:
             if not is_dir and name.endswith(".csv"):
-                parts.append(f"<h2>{esc(name)}</h2>{csv_html(f)}")
+                tab = csv_html(f)
+                parts.append(f"<details><summary>{esc(name)}</summary>{tab}</details>"
+                             if report else f"<h2>{esc(name)}</h2>{tab}")
         for name, f, is_dir in listing:
-            if not is_dir and name.endswith(".png"):
+            shown = f"/file?path={esc(relative(root, f))}" in report     # in the report
+            if not is_dir and name.endswith(".png") and not shown:
                 src = esc(relative(root, f))
                 parts.append(f"<h2>{esc(name)}</h2><img class=plot alt='{esc(name)}' "
                              f"src='/file?path={src}'>")
@@ -486,6 +491,31 @@ def make_app(folder, token: str | None = None) -> Starlette:
     if token:
         app.add_middleware(TokenCheck, token=token)
     return app
+
+
+def serve_in_thread(folder, token: str | None = None):
+    """The app of ``folder`` served by uvicorn on a free loopback port in a daemon thread
+    (for the browser tests and benchmarks/bench_web.py); returns (base URL, stop)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(make_app(folder, token), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if server.started:
+            break
+        time.sleep(0.05)
+
+    def stop():
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+    return f"http://127.0.0.1:{sock.getsockname()[1]}", stop
 
 
 class TokenCheck:
@@ -566,8 +596,7 @@ def csv_html(path: Path) -> str:
     if not rows:
         return "<p class=note>(empty)</p>"
     more = "<p class=note>first rows only</p>" if len(rows) > MAX_ROWS else ""
-    return "<div style='overflow-x:auto'>" + table(rows[0], rows[1:MAX_ROWS + 1]) + \
-        "</div>" + more
+    return table(rows[0], rows[1:MAX_ROWS + 1]) + more
 
 
 def markdown_html(root: Path, folder: Path) -> str:

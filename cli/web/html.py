@@ -21,7 +21,9 @@ main{padding:1em;max-width:1100px;margin:auto}
 h1{font-size:1.4em;margin:.3em 0} h2{font-size:1.1em;margin:.8em 0 .3em}
 .error{background:#fde2e1;border:2px solid #b3261e;color:#7a1712;padding:.6em;margin:.5em 0;
  border-radius:6px;overflow-wrap:anywhere}
-.note{color:#555;font-size:.9em}
+.note{color:#555;font-size:.9em;overflow-wrap:anywhere}
+main img{max-width:100%;height:auto}
+.scroll{overflow-x:auto;max-width:100%}
 .felt{background:#2e6b41;border-radius:10px;padding:.7em;color:#fff;margin:.5em 0}
 .row{display:flex;flex-wrap:wrap;gap:.35em;align-items:flex-end}
 .card{display:inline-flex;flex-direction:column;justify-content:space-between;width:3.2em;
@@ -35,12 +37,14 @@ button.card{cursor:pointer}
 button.card.legal{border:3px solid #f4c430;transform:translateY(-.3em)}
 button.card.illegal{opacity:.55}
 .card.small{width:2.4em;height:3.4em;font-size:.8em}
+.card.small .r2{visibility:hidden}
 .seatlabel{font-size:.8em;text-align:center;color:#dfe}
 button,input,select{font-size:1em;padding:.3em .6em}
 button.act{background:#f4c430;border:1px solid #a07d00;border-radius:5px;cursor:pointer}
 table{border-collapse:collapse;margin:.4em 0;background:#fff;font-size:.9em}
 td,th{border:1px solid #bbb;padding:.25em .5em;text-align:left;vertical-align:top}
-pre{background:#fff;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em}
+pre{background:#fff;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em;
+ white-space:pre-wrap;overflow-wrap:anywhere}
 .log{background:#fff;border:1px solid #ccc;padding:.5em;max-height:22em;overflow-y:auto;
  font-family:ui-monospace,monospace;font-size:.82em;white-space:pre-wrap}
 .cols{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1em}
@@ -120,7 +124,7 @@ def table(head: list[str], rows: list[list], raw: bool = False) -> str:
     f = (lambda x: str(x)) if raw else esc
     h = "".join(f"<th>{esc(x)}</th>" for x in head)
     b = "".join("<tr>" + "".join(f"<td>{f(x)}</td>" for x in r) + "</tr>" for r in rows)
-    return f"<table><tr>{h}</tr>{b}</table>"
+    return f"<div class=scroll><table><tr>{h}</tr>{b}</table></div>"
 
 
 def pre(lines) -> str:
