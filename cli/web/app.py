@@ -347,10 +347,9 @@ def make_app(folder, token: str | None = None) -> Starlette:
             before = st.copy()
             eng.apply(st, a)
             text = esc("\n".join(numbered(k, narr.action(before, a, st))))
-            style = " style='background:#fff3b0;font-weight:700'" if k == at - 1 else ""
+            here = " id=here class=here" if k == at - 1 else ""
             lines.append(f"<a href='/study/view?{src}&deal={deal}&at={k + 1}'"
-                         f" style='color:inherit;text-decoration:none;display:block'"
-                         f"{style}>{text}</a>")
+                         f" title='the position after this action'{here}>{text}</a>")
         cur = eng.from_record(rec, deal, at)
         seats = []
         for p in range(eng.seats):
@@ -363,7 +362,8 @@ def make_app(folder, token: str | None = None) -> Starlette:
         v = eng.view(cur, mover if mover is not None else 0)
         trick = v.get("trick") or ([[None, v["lead_card"]]] if v.get("lead_card") else [])
         felt = ("<div class=felt>on the table: <div class=row>" + "".join(
-            f"<div>{card(c)}<div class=seatlabel>seat {p if p is not None else ''}</div></div>"
+            f"<div>{card(c)}<div class=seatlabel>{'led' if p is None else f'seat {p}'}</div>"
+            "</div>"
             for p, c in trick) + "</div></div>") if trick else ""
         nav = []
         if at > 0:
@@ -393,14 +393,17 @@ def make_app(folder, token: str | None = None) -> Starlette:
         elif not over:
             analysis = (f"<p><a class=act data-key=a href='/study/view?{src}&deal={deal}"
                         f"&at={at}&analyse=1'>Analyse this position (a)</a></p>")
-        status = pre(narrator_class(rec["game"])(eng, viewer=mover).view(cur, mover)) \
+        status = (f"<h2>What seat {mover} sees</h2>"
+                  + pre(narrator_class(rec["game"])(eng, viewer=mover).view(cur, mover))) \
             if not over else pre(narr.deal_end(cur))
         body = (f"<p class=note>{esc(title)}: {esc(rec['game'])}, seed {rec['seed']}, index "
                 f"{rec['index']}; keys &larr; &rarr; step, a analyse</p>"
                 f"<p><b id=where>{esc(where)}</b> {' '.join(nav)}</p>"
                 f"<div class=cols><div>{felt}{''.join(seats)}{status}{analysis}</div>"
-                f"<div><h2>Deal {deal}</h2><div class=log id=log>{''.join(lines)}</div>"
-                "</div></div>")
+                f"<div><h2>Deal {deal}</h2><div class='log study' id=log>{''.join(lines)}"
+                "</div></div></div><script>var h=document.getElementById('here'),"
+                "g=document.getElementById('log');if(h)g.scrollTop=h.offsetTop-g.offsetTop-"
+                "g.clientHeight/2;</script>")
         return html("Study a record", body)
 
     # ----- results ---------------------------------------------------------------------------

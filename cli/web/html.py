@@ -47,13 +47,15 @@ pre{background:#fff;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size
  white-space:pre-wrap;overflow-wrap:anywhere}
 .log{background:#fff;border:1px solid #ccc;padding:.5em;max-height:22em;overflow-y:auto;
  font-family:ui-monospace,monospace;font-size:.82em;white-space:pre-wrap}
+.log.study a{color:inherit;text-decoration:none;display:block}
+.log.study a.here{background:#fff3b0;font-weight:700}
 .cols{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1em}
 .games{display:grid;grid-template-columns:repeat(auto-fit,minmax(16em,1fr));gap:1em}
 .box{background:#fff;border:1px solid #ccc;border-radius:8px;padding:.7em}
 .box label{display:block;margin:.3em 0}
 img.plot{max-width:100%;border:1px solid #ccc;background:#fff}
 kbd{border:1px solid #999;border-radius:3px;padding:0 .25em;background:#fff;color:#222}
-@media (max-width:700px){.cols{grid-template-columns:1fr}.card{width:2.7em;height:3.9em}
+@media (max-width:700px){.cols{grid-template-columns:minmax(0,1fr)}.card{width:2.7em;height:3.9em}
  main{padding:.5em}}
 """
 
