@@ -178,11 +178,9 @@ def folder(tmp_path_factory):
     """A served folder with a sweep (report.md, plots, tables) and a run folder."""
     from click.testing import CliRunner
     from cli.main import cli
+    from web_folder import make_sweep
     root = tmp_path_factory.mktemp("served")
-    run = CliRunner().invoke(
-        cli, ["sweep", "schnapsen", "--vary", "target=66,50", "--games", "60", "--policy",
-              "random", "--seed", "1", "--threads", "1", "--out", str(root / "sw")])
-    assert run.exit_code == 0, run.output
+    make_sweep(root)
     run = CliRunner().invoke(cli, ["simulate", "schnapsen", "--games", "40", "--policy",
                                    "random", "--threads", "1", "--out", str(root / "run1")])
     assert run.exit_code == 0, run.output

@@ -27,13 +27,9 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The served folder (with a small sweep in it) and the server's address."""
-    from click.testing import CliRunner
-    from cli.main import cli
+    from web_folder import make_sweep
     root = tmp_path_factory.mktemp("served")
-    run = CliRunner().invoke(
-        cli, ["sweep", "schnapsen", "--vary", "target=66,50", "--games", "60", "--policy",
-              "random", "--seed", "1", "--threads", "1", "--out", str(root / "sw")])
-    assert run.exit_code == 0, run.output
+    make_sweep(root)
     from cli.web.app import serve_in_thread
     base, stop = serve_in_thread(root)
     yield root, base

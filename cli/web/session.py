@@ -194,26 +194,16 @@ class PlaySession:
         (that part is never shown; ``analyse`` only looks at the position and what came
         before it, so the numbers equal ``tricksim analyse`` on the saved record)."""
         eng = self.eng
-        x = self.st.copy()
-        deals = list(self.deals)
-        start, actions = self.start, list(self.actions)
-        at = len(actions)
-        deal = len(deals)
-        while True:
-            while not eng.deal_over(x):
-                a = eng.choose("heuristic", x)
-                item = eng.action_to_record(x, a)
-                if item is not None:
-                    actions.append(item)
-                eng.apply(x, a)
-            deals.append({"start": start, "actions": actions, "end": eng.deal_end(x)})
-            if eng.game_over(x):
-                break
-            eng.next_deal(x)
-            start, actions = eng.deal_start(x), []
+        # the engine's own whole-game loop, from a copy of the present state
+        tail = eng._play(self.st.copy(), self.seed, self.index, ["heuristic"] * eng.seats)
+        now = tail["deals"][0]
+        deals = list(self.deals) + [{"start": self.start,
+                                     "actions": list(self.actions) + now["actions"],
+                                     "end": now["end"]}] + tail["deals"][1:]
         rec = {"game": self.game, "rules": self.rules.to_dict(), "seed": int(self.seed),
                "index": int(self.index), "policies": self.names, "deals": deals,
-               "result": eng.result(x)}
+               "result": tail["result"]}
+        deal, at = len(self.deals), len(self.actions)
         return rec, deal, at
 
 
