@@ -77,11 +77,29 @@ def test_a_whole_schnapsen_game_saved_as_a_record_that_replays(client, tmp_path)
 
 
 @pytest.mark.parametrize("game,form", [("schadenfreude", {"players": "3"}),
+                                       ("schadenfreude", {"players": "5", "seat": "4"}),
+                                       ("schnapsen", {"preset": "tournament"}),
                                        ("wendish", {"preset": "standard"}),
-                                       ("wendish", {"preset": "dreiwendsch", "seat": "1"})])
-def test_other_games_play_to_the_end(client, game, form):
+                                       ("wendish", {"preset": "dreiwendsch", "seat": "1"}),
+                                       ("wendish", {"preset": "sharp"}),
+                                       ("wendish", {"preset": "officers", "seat": "1"})])
+def test_every_game_and_variant_plays_to_the_end_and_studies(client, tmp_path, game, form):
+    """A whole game, its record replays, and its study page steps and analyses."""
+    from simcore.records import replay_one
     r = play_out(client, new_game(client, game, **form))
     assert "Game over" in r.text
+    sid = str(r.url).rsplit("/", 1)[1]
+    text = client.get(f"/play/{sid}/record.jsonl").text
+    rec = json.loads(text)
+    replay_one(rec)
+    (tmp_path / "g.jsonl").write_text(text)
+    n = len(rec["deals"][0]["actions"])
+    for at in (0, n // 2, n):
+        v = client.get("/study/view", params={"path": "g.jsonl", "at": at})
+        assert v.status_code == 200 and f"after {at} of {n}" in v.text
+    a = client.get("/study/view", params={"path": "g.jsonl", "at": n // 2, "analyse": 1,
+                                          "worlds": 5})
+    assert a.status_code == 200 and "id=analysis" in a.text, a.text[-2000:]
 
 
 def test_an_illegal_card_is_refused_with_the_rules_reason(client):
