@@ -17,6 +17,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -127,12 +128,12 @@ def make_app(folder, token: str | None = None) -> Starlette:
         from simcore.games import REGISTRY
         if game not in REGISTRY:
             raise PageError(404, f"unknown game '{game[:40]}'; games: " + ", ".join(REGISTRY))
-        s = PlaySession(game, preset=str(form.get("preset") or "") or None,
-                        players=_int(form.get("players"), "players", None, 1, 99),
-                        seat=_int(form.get("seat"), "seat", 0, 0, 99),
-                        policy=str(form.get("policy") or "") or None,
-                        seed=_int(form.get("seed"), "seed", None),
-                        index=_int(form.get("index"), "index", 0))
+        s = await run_in_threadpool(           # bots may search: off the event loop
+            PlaySession, game, preset=str(form.get("preset") or "") or None,
+            players=_int(form.get("players"), "players", None, 1, 99),
+            seat=_int(form.get("seat"), "seat", 0, 0, 99),
+            policy=str(form.get("policy") or "") or None,
+            seed=_int(form.get("seed"), "seed", None), index=_int(form.get("index"), "index", 0))
         sessions[s.id] = s
         while len(sessions) > MAX_SESSIONS:
             sessions.popitem(last=False)
@@ -193,13 +194,17 @@ def make_app(folder, token: str | None = None) -> Starlette:
         parts.append(f"<div class=cols><div>{left}</div><div>{right}</div></div>")
         return html(f"{s.game}: you are seat {s.seat}", "".join(parts), status)
 
-    async def show_game(request: Request):
+    def show_game(request: Request):
         s = session_of(request.path_params["sid"])
-        return game_page(s)
+        with s.lock:                          # not while a move is being made
+            return game_page(s)
 
     async def act(request: Request):
         s = session_of(request.path_params["sid"])
         form = await request.form()
+        return await run_in_threadpool(act_now, s, form)
+
+    def act_now(s: PlaySession, form):
         with s.lock:
             try:
                 if form.get("card") is not None:
@@ -213,7 +218,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
                 return game_page(s, error=f"not allowed: {exc}", status=409)
         return RedirectResponse(f"/play/{s.id}", status_code=303)
 
-    async def hint(request: Request):
+    def hint(request: Request):
         s = session_of(request.path_params["sid"])
         with s.lock:
             if s.over or not s.legal():
@@ -227,7 +232,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
                "--seed 1")
         return game_page(s, hint=analysis_html(pos, worlds, took, cmd, mark_actual=False))
 
-    async def record_file(request: Request):
+    def record_file(request: Request):
         s = session_of(request.path_params["sid"])
         if not s.over:
             raise PageError(409, "the game is not over: its record is written at the end")
@@ -236,7 +241,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
         return Response(text, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f"attachment; filename={name}"})
 
-    async def save(request: Request):
+    def save(request: Request):
         from cli.play import save_record
         s = session_of(request.path_params["sid"])
         with s.lock:
@@ -324,7 +329,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
         return (f"{rel}, record {index}", read_record(p, index),
                 f"path={esc(rel)}&index={index}")
 
-    async def study_view(request: Request):
+    def study_view(request: Request):
         from simcore.show import engine_for, narrator_class, numbered
         q = request.query_params
         title, rec, src = load_record(q)
@@ -407,7 +412,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
         return html("Study a record", body)
 
     # ----- results ---------------------------------------------------------------------------
-    async def results(request: Request):
+    def results(request: Request):
         from simcore.folders import kind_of
         rel = request.query_params.get("path", "")
         p = inside(root, rel)
@@ -454,7 +459,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
                      "<p class=note>(empty)</p>")
         return html("Results", "".join(parts))
 
-    async def serve_file(request: Request):
+    def serve_file(request: Request):
         rel = request.query_params.get("path", "")
         p = inside(root, rel)
         if not p.is_file() or p.suffix not in SERVED:
