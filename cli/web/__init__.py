@@ -57,7 +57,7 @@ def serve_command(user_errors):
         record move by move, browse result folders.  Prints its address; Ctrl-C stops.
 
         \b
-        Started as, for instance (these run until Ctrl-C):
+        Example (each runs until Ctrl-C):
           tricksim serve
           tricksim serve --folder results --port 8000
           tricksim serve --host 0.0.0.0 --allow-remote     # prints a token address
