@@ -202,6 +202,10 @@ def folder(tmp_path_factory):
     run = CliRunner().invoke(cli, ["simulate", "schnapsen", "--games", "40", "--policy",
                                    "random", "--threads", "1", "--out", str(root / "run1")])
     assert run.exit_code == 0, run.output
+    run = CliRunner().invoke(cli, ["compare", "schnapsen", "--a", "austrian", "--b",
+                                   "tournament", "--policy", "random", "--games", "40",
+                                   "--threads", "1", "--out", str(root / "cmp")])
+    assert run.exit_code == 0, run.output
     return root
 
 
@@ -217,7 +221,10 @@ def test_results_pages_show_tables_plots_report_and_marks(folder):
     img = c.get(png)
     assert img.status_code == 200 and img.content[:8] == b"\x89PNG\r\n\x1a\n"
     run = c.get("/results", params={"path": "run1"})
-    assert "<h2>run.json</h2>" in run.text
+    assert "<h2>run.json</h2>" in run.text and "<table>" in run.text
+    cmp = c.get("/results", params={"path": "cmp"})
+    assert "<h2>compare.json</h2>" in cmp.text and "<h2>report.md</h2>" in cmp.text
+    assert "<img" in cmp.text
 
 
 def test_nothing_outside_the_folder_is_readable(tmp_path):
