@@ -154,8 +154,6 @@ class Answer:
     seconds: float
     #: the lines naming the players (first) and comparing cheaper ones (after)
     lines: list
-    #: the cheaper players' results on the same samples: (policy, result)
-    cheap: list = field(default_factory=list)
 
 
 def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, threads: int,
@@ -183,7 +181,7 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
         cheap.append((q, b.play_all(play, q, n, threads)))
     lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
                            noun, subject)
-    return Answer(names, res, n, took, lines, cheap)
+    return Answer(names, res, n, took, lines)
 
 
 def hand_play(g, mod, rules, setup_: HandSetup, seed: int):
