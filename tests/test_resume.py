@@ -69,7 +69,8 @@ def test_aggregates_round_trip_bit_for_bit():
 def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(tmp_path):
     games, chunk = 400_000, 2000
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--games", str(games),
+    cmd = [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--policy", "random",
+           "--games", str(games),
            "--seed", "21", "--chunk-size", str(chunk), "--threads", "1", "--out", str(out),
            "--format", "csv"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -142,7 +143,8 @@ def unfinished(tmp_path):
 ])
 def test_a_different_command_on_an_unfinished_folder_is_refused(invoke, unfinished, change,
                                                                  message):
-    args = ["simulate", "schadenfreude", "--games", 2000, "--out", "run", *change]
+    args = ["simulate", "schadenfreude", "--policy", "random",
+            "--games", 2000, "--out", "run", *change]
     res = invoke(*args)
     assert res.exit_code == 1
     assert "Traceback" not in res.output and len(res.stderr.strip().splitlines()) == 1
@@ -151,14 +153,16 @@ def test_a_different_command_on_an_unfinished_folder_is_refused(invoke, unfinish
 
 
 def test_threads_do_not_count_and_no_resume_starts_over(invoke, unfinished):
-    res = invoke("simulate", "schadenfreude", "--games", 2000, "--out", "run", "--threads", 1)
+    res = invoke("simulate", "schadenfreude", "--policy", "random",
+                 "--games", 2000, "--out", "run", "--threads", 1)
     assert res.exit_code == 0, res.output
     assert "1 of 5 chunks was already done" in res.stderr and "seed 5" in res.stderr
     # an unfinished run again, then overwritten by another command with --no-resume
     with pytest.raises(Stop):
         simulate("schadenfreude", None, ["random"], 2000, seed=5, chunk_size=400,
                  out=unfinished, progress=stop_after(1, 400))
-    res = invoke("simulate", "schadenfreude", "--games", 1000, "--seed", 9, "--out", "run",
+    res = invoke("simulate", "schadenfreude", "--policy", "random",
+                 "--games", 1000, "--seed", 9, "--out", "run",
                  "--no-resume")
     assert res.exit_code == 0, res.output and "already done" not in res.stderr
     info = json.loads((unfinished / "run.json").read_text())
@@ -166,15 +170,17 @@ def test_threads_do_not_count_and_no_resume_starts_over(invoke, unfinished):
 
 
 def test_a_finished_folder_is_simply_overwritten(invoke, tmp_path):
-    assert invoke("simulate", "schadenfreude", "--games", 100, "--seed", 1,
+    assert invoke("simulate", "schadenfreude", "--policy", "random", "--games", 100, "--seed", 1,
                   "--out", "run").exit_code == 0
-    res = invoke("simulate", "schadenfreude", "--games", 200, "--seed", 2, "--out", "run")
+    res = invoke("simulate", "schadenfreude", "--policy", "random",
+                 "--games", 200, "--seed", 2, "--out", "run")
     assert res.exit_code == 0, res.output
     assert json.loads((tmp_path / "run" / "run.json").read_text())["games"] == 200
 
 
 def test_the_same_command_on_a_finished_folder_plays_nothing(invoke, tmp_path):
-    args = ["simulate", "schadenfreude", "--games", 900, "--seed", 3, "--chunk-size", 300,
+    args = ["simulate", "schadenfreude", "--policy", "random",
+            "--games", 900, "--seed", 3, "--chunk-size", 300,
             "--out", "run"]
     first = invoke(*args)
     assert first.exit_code == 0, first.output
@@ -195,7 +201,8 @@ def test_an_interrupted_sweep_resumes_to_the_uninterrupted_table(invoke, tmp_pat
         sweep("schadenfreude", vary, games=1000, seed=6, chunk_size=250, out=tmp_path / "sw",
               progress=stop_after(6, 250))
     assert len(chunk_files(tmp_path / "sw" / "variants" / "001")) == 2
-    res = invoke("sweep", "schadenfreude", "--vary", "limit=30,40,50", "--games", 1000,
+    res = invoke("sweep", "schadenfreude", "--policy", "random",
+                 "--vary", "limit=30,40,50", "--games", 1000,
                  "--chunk-size", 250, "--out", "sw", "--format", "csv")   # seed from the folder
     assert res.exit_code == 0, res.output
     whole = sweep("schadenfreude", vary, games=1000, seed=6)

@@ -36,7 +36,7 @@ def limited():
     # the Ctrl-C test below needs the default
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 GAMES, CHUNK, SEED = 3000, 500, 8
-COMMAND = ["simulate", "schadenfreude", "--games", GAMES, "--seed", SEED,
+COMMAND = ["simulate", "schadenfreude", "--policy", "random", "--games", GAMES, "--seed", SEED,
            "--chunk-size", CHUNK, "--format", "csv"]
 
 
@@ -239,8 +239,9 @@ def test_a_run_of_any_size_starts_at_once_in_flat_memory(tmp_path):
 
 def test_the_cli_plays_the_first_chunk_of_10_to_the_12_games_at_once(tmp_path):
     out = tmp_path / "x"
-    cmd = [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--games",
-           str(10**12), "--summary-only", "--seed", "1", "--out", str(out), "--threads", "1"]
+    cmd = [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--policy", "random",
+           "--games", str(10**12), "--summary-only", "--seed", "1", "--out", str(out),
+           "--threads", "1"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             preexec_fn=limited)
     try:
@@ -268,7 +269,8 @@ def test_the_cli_plays_the_first_chunk_of_10_to_the_12_games_at_once(tmp_path):
 def test_more_games_than_64_bit_indices_is_one_line(tmp_path):
     # today: grows to gigabytes listing the chunks (here: MemoryError under the limit)
     proc = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "schadenfreude",
-                           "--games", str(10**30), "--out", str(tmp_path / "x")], cwd=ROOT,
+                           "--policy", "random", "--games", str(10**30),
+                           "--out", str(tmp_path / "x")], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, preexec_fn=limited)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
