@@ -129,7 +129,8 @@ def test_a_bad_chunk_is_reported_in_one_line_and_played_again(invoke, tmp_path, 
     res = invoke(*COMMAND, "--out", "run")
     assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
-    notes = res.stderr.strip().splitlines()[:-1]        # the last line is the run's own
+    notes = res.stderr.strip().splitlines()[1:-1]       # the first names the players (csv
+    assert res.stderr.startswith("players: random")     # on stdout), the last is the run's
     assert len(notes) == 1, res.stderr
     assert f"chunk {k}" in notes[0] and reason in notes[0] and "played again" in notes[0]
     assert "run folder 'run'" in notes[0]
@@ -155,7 +156,7 @@ def test_a_whole_chunks_folder_deleted_is_named_once(invoke, tmp_path, reference
         path.unlink()
     res = invoke(*COMMAND, "--out", "run")
     assert res.exit_code == 0, res.output
-    notes = res.stderr.strip().splitlines()[:-1]
+    notes = res.stderr.strip().splitlines()[1:-1]        # the players, then the notes
     assert notes == ["run folder 'run': 4 chunks that run.json lists as done have no file in "
                      "chunks/ (chunks 0-3; deleted?); they will be played again"]
     assert res.stdout == reference[False][0]
