@@ -16,7 +16,8 @@ in place, ``state.copy()`` branches it::
     >>> eng.result(s)                           # doctest: +SKIP
 
 Every engine has ``new``, ``from_record``, ``legal``, ``apply``, ``to_move``,
-``deal_over``, ``game_over``, ``next_deal``, ``view``, ``choose``,
+``deal_over``, ``game_over``, ``next_deal``, ``view``, ``observe``, ``observation``,
+``action_mask``, ``choose``,
 ``action_to_record``, ``action_from_record``, ``describe``, ``deal_end``,
 ``result`` and ``play``; see each game's ``docs/<game>.md`` for its state
 layout and action codes.
@@ -125,6 +126,29 @@ class EngineBase:
     def make_state_spec(self):
         """The game's ``StateSpec`` under this engine's rules."""
         raise NotImplementedError
+
+    @property
+    def observation_spec(self):
+        """This game's observation tensor, field by field (``simcore.observation``)."""
+        spec = self.__dict__.get("_observation_spec")
+        if spec is None:
+            spec = self._observation_spec = self.make_observation_spec()
+        return spec
+
+    def make_observation_spec(self):
+        """The game's ``ObservationSpec`` (its ``observation.py``)."""
+        raise NotImplementedError
+
+    def observation(self, state, seat: int) -> np.ndarray:
+        """What ``seat`` may know, as the game's fixed-size float32 tensor
+        (``observation_spec`` names its columns; docs/players-api.md lists them)."""
+        return self.observation_spec.encode(self.observe(state, seat))
+
+    def action_mask(self, state) -> np.ndarray:
+        """A bool array over every action code, True for the legal actions of the seat
+        to move (all False once the deal is scored)."""
+        from .observation import action_mask
+        return action_mask(self.n_actions, self.legal(state))
 
     def check_state(self, state) -> None:
         """StateError (a TricksimError) unless ``state`` is a whole, undamaged state of
