@@ -257,13 +257,18 @@ class EngineBase:
         finally:
             self._trusted = False
 
-    def _play(self, st, seed, index, names) -> dict:
+    def _play(self, st, seed, index, names, decide=None) -> dict:
+        """The record of playing ``st`` out; ``decide(st, seat, deal, done)`` picks each
+        action (``done``: the deal's recorded actions so far) where given, else
+        ``choose`` with the seat's policy name."""
         deals = []
         while True:
             start = self.deal_start(st)
             actions = []
             while not self.deal_over(st):
-                a = self.choose(names[self.to_move(st)], st)
+                seat = self.to_move(st)
+                a = (decide(st, seat, len(deals), len(actions)) if decide is not None
+                     else self.choose(names[seat], st))
                 item = self.action_to_record(st, a)
                 if item is not None:          # an action a record leaves implicit
                     actions.append(item)

@@ -53,8 +53,14 @@ class ObservationSpec:
     """A game's observation: its fields, their columns, and ``encode`` from the raw words."""
 
     def __init__(self, game: str, n_cards: int, n_words: int, n_actions: int,
-                 fields: tuple[ObsField, ...]):
+                 fields: tuple[ObsField, ...], standing=None, standing_name: str = ""):
         self.game = game
+        #: ``standing(result) -> list``: each seat's standing in a finished game's
+        #: ``result`` (records contract), higher is better; a seat beats another in a
+        #: game when its standing is higher (tournaments, Python players' summaries)
+        self.standing = standing
+        #: what a standing is (``win``: 1 for a winner, else 0; ``score``)
+        self.standing_name = standing_name
         self.n_cards = n_cards
         self.n_actions = n_actions
         self.fields = tuple(fields)

@@ -39,6 +39,12 @@ FIELDS = (
 )
 
 
+def standing(result) -> list[int]:
+    """Each seat's standing in a finished game: 1 for the winner, else 0 (a game may
+    end with no winner: then every seat stands level)."""
+    return [int(p in result["winners"]) for p in range(len(result["scores"]))]
+
+
 def spec(rules=None) -> ObservationSpec:
     """Schadenfreude's observation (the same size for 3, 4 and 5 players)."""
-    return ObservationSpec("schadenfreude", N_CARDS, OBS_SIZE, N_ACTIONS, FIELDS)
+    return ObservationSpec("schadenfreude", N_CARDS, OBS_SIZE, N_ACTIONS, FIELDS, standing, "win")

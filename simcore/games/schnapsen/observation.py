@@ -48,6 +48,11 @@ FIELDS = (
 )
 
 
+def standing(result) -> list[int]:
+    """Each seat's standing in a decided match: 1 for the winner, 0 for the loser."""
+    return [int(result["winner"] == p) for p in range(2)]
+
+
 def spec(rules=None) -> ObservationSpec:
     """Schnapsen's observation (the same under every rule set)."""
-    return ObservationSpec("schnapsen", N_CARDS, N_OBS, N_ACTIONS, FIELDS)
+    return ObservationSpec("schnapsen", N_CARDS, N_OBS, N_ACTIONS, FIELDS, standing, "win")

@@ -62,6 +62,11 @@ FIELDS = (
 )
 
 
+def standing(result) -> list[int]:
+    """Each seat's standing in a finished game: its score (zero-sum, higher is better)."""
+    return [int(x) for x in result["scores"]]
+
+
 def spec(rules=None) -> ObservationSpec:
     """Wendish Schafkopf's observation (the same size in every variant)."""
-    return ObservationSpec("wendish", N_CARDS, OBS_SIZE, N_ACTIONS, FIELDS)
+    return ObservationSpec("wendish", N_CARDS, OBS_SIZE, N_ACTIONS, FIELDS, standing, "score")
