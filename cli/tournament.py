@@ -67,5 +67,9 @@ def register(cli, games_type, user_errors) -> None:
                                    res.pairs.drop(columns=["verdict"])}, "table"), nl=False)
         for v in res.pairs["verdict"]:
             click.echo(f"- {v}")
+        from simcore.tournament import prior_note
+        note = prior_note(res.ratings)
+        if note:
+            click.echo(note, err=True)
         click.echo(f"{res.lineups} lineups x {games} games (seed {res.seed}; "
                    f"{res.played} played, {res.resumed} resumed); wrote {out_dir}/", err=True)

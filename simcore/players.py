@@ -18,6 +18,7 @@ prefix ``Engine.from_record(record, deal, upto)`` replays to).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 import signal
@@ -150,6 +151,26 @@ class _Timeout(BaseException):
     ``except Exception`` does not swallow it)."""
 
 
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+@contextlib.contextmanager
+def watchdog():
+    """SIGALRM handled by the decision timeout while inside (main thread only), so that
+    each decision only arms the timer; the previous handler is restored after."""
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def call_with_timeout(fn, arg, timeout: float | None):
     """``fn(arg)``; _Timeout if it takes longer than ``timeout`` seconds. In the main
     thread a SIGALRM timer interrupts even a busy loop; elsewhere the call runs in a
@@ -157,15 +178,16 @@ def call_with_timeout(fn, arg, timeout: float | None):
     if not timeout:
         return fn(arg)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        def alarm(signum, frame):
-            raise _Timeout()
-        old = signal.signal(signal.SIGALRM, alarm)
+        old = signal.getsignal(signal.SIGALRM)
+        if old is not _alarm:
+            signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
             return fn(arg)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
+            if old is not _alarm:
+                signal.signal(signal.SIGALRM, old)
     box = {}
 
     def run():
@@ -264,10 +286,11 @@ def play_games(game: str, rules, policies, games: int, seed: int, *, start: int 
     eng = g.engine(rules)
     seats = resolve(eng, g, rules, policies) if seats is None else seats
     out = []
-    for i in range(start, start + games):
-        out.append(play_game(eng, seed, i, seats, timeout))
-        if progress is not None:
-            progress(i - start + 1, games)
+    with watchdog():
+        for i in range(start, start + games):
+            out.append(play_game(eng, seed, i, seats, timeout))
+            if progress is not None:
+                progress(i - start + 1, games)
     return out
 
 

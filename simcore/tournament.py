@@ -232,6 +232,17 @@ def _read_lineup(path: Path, seating, games):
     return st
 
 
+def prior_note(ratings) -> str | None:
+    """A warning for players that won every comparison or none: their rating and
+    interval rest on the prior, not on the games."""
+    edge = [r.player for r in ratings.itertuples() if r.wins in (0, r.comparisons)]
+    if not edge:
+        return None
+    return (f"note: {', '.join(edge)} won all or none of {'its' if len(edge) == 1 else 'their'} "
+            "comparisons; such a rating is held finite only by the prior (half a win each way "
+            "per pair) and its interval says nothing about how far apart the players are")
+
+
 def report(game, ratings, pairs, seed, games, n_lineups, standing, cost) -> str:
     """report.md: what was played, the ratings, the pairwise table and verdicts."""
     from .stats import markdown_table
@@ -244,6 +255,9 @@ def report(game, ratings, pairs, seed, games, n_lineups, standing, cost) -> str:
              "test, Holm across pairs)", "", markdown_table(pairs.drop(columns=["verdict"])),
              ""]
     lines += [f"- {v}" for v in pairs["verdict"]]
+    note = prior_note(ratings)
+    if note:
+        lines += ["", note[0].upper() + note[1:]]
     if cost:
         lines += ["", "Python players' own time: " + "; ".join(cost)]
     return "\n".join(lines) + "\n"
