@@ -115,13 +115,17 @@ class EngineBase:
             if fn is not None:
                 setattr(cls, name, _checked(fn, name, None))
 
+    def _made(self, key: str, make):
+        """``make()``, made once per engine and kept under ``key``."""
+        value = self.__dict__.get(key)
+        if value is None:
+            value = self.__dict__[key] = make()
+        return value
+
     @property
     def state_spec(self):
         """What this engine's states may hold (``simcore.state_check.StateSpec``)."""
-        spec = self.__dict__.get("_state_spec")
-        if spec is None:
-            spec = self._state_spec = self.make_state_spec()
-        return spec
+        return self._made("_state_spec", self.make_state_spec)
 
     def make_state_spec(self):
         """The game's ``StateSpec`` under this engine's rules."""
@@ -130,10 +134,7 @@ class EngineBase:
     @property
     def observation_spec(self):
         """This game's observation tensor, field by field (``simcore.observation``)."""
-        spec = self.__dict__.get("_observation_spec")
-        if spec is None:
-            spec = self._observation_spec = self.make_observation_spec()
-        return spec
+        return self._made("_observation_spec", self.make_observation_spec)
 
     def make_observation_spec(self):
         """The game's ``ObservationSpec`` (its ``observation.py``)."""
