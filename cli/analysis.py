@@ -7,6 +7,7 @@ import time
 import click
 
 from simcore.errors import TricksimError
+from simcore.budget import DEFAULT_BUDGET, MIN_SAMPLES, check_budget, check_threads
 from simcore.games import game_names, get_game, players_help
 from simcore.text import counted
 
@@ -17,20 +18,27 @@ def _hand_module(game: str):
     return importlib.import_module(f"simcore.games.{game}.hand")
 
 
-def _policies(g, rules, policy):
-    """Policy names and kernel ids (default: the contract's analysis player)."""
-    c = g.contract(rules)
-    text = policy or c.analysis_policy
-    names, ids = g.policy_ids(text.split(","), rules)
-    who = (f"{names[0]} in every seat" if len(set(names)) == 1
-           else ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
-    if policy is None:
-        who += " (the default"
-        if c.strongest_policy != c.analysis_policy:
-            who += (f"; the strongest player, {c.strongest_policy}, searches and is much "
-                    f"slower: --policy {c.strongest_policy}")
-        who += ")"
-    return names, ids, who
+def _budget_options(noun: str, cap_option: str):
+    """``--budget`` and ``--threads``, as ``hand`` and ``analyse`` take them."""
+    def deco(f):
+        f = click.option("--threads", type=int, default=None,
+                         help="Threads playing the " + noun + "s side by side (default: all "
+                         "cores).")(f)
+        f = click.option("--budget", type=float, default=DEFAULT_BUDGET, show_default=True,
+                         metavar="SECONDS",
+                         help="Without --policy: the seconds to spend. The strongest player "
+                         f"(pimc, then expert, then heuristic) whose {noun}s in that time give "
+                         f"a useful interval (at least {MIN_SAMPLES:,}, or {cap_option} if "
+                         "smaller) is taken, timed by a short pilot; the first lines say who "
+                         f"played and how many {noun}s, and whether cheaper players, played on "
+                         f"the same {noun}s, answer differently.")(f)
+        return f
+    return deco
+
+
+def _threads(threads):
+    import os
+    return check_threads(threads if threads is not None else os.cpu_count() or 1)
 
 
 def _note_cold_cache(game: str) -> None:
@@ -73,11 +81,12 @@ def register(cli, rule_options, user_errors):
     @click.option("--known", multiple=True, metavar="SEAT:CARDS",
                   help="Cards known to be in another seat's hand (repeatable).")
     @click.option("--policy", default=None, metavar="P[,P...]",
-                  help="Players, one for every seat or one per seat (default: the game's "
-                       "analysis player, heuristic; pimc is stronger and much slower). "
-                       + players_help())
+                  help="Players, one for every seat or one per seat, playing --deals deals "
+                       "(default: the strongest that fits --budget). " + players_help())
     @click.option("--deals", type=int, default=10_000, show_default=True,
-                  help="Deals to play (every choice plays the same deals).")
+                  help="Deals to play (every choice plays the same deals); without --policy "
+                       "at most this many.")
+    @_budget_options("deal", "--deals")
     @click.option("--seed", type=int, default=1, show_default=True,
                   help="Seed of the random completion (deal i uses the stream of (seed, i)).")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
@@ -85,10 +94,11 @@ def register(cli, rule_options, user_errors):
                        "exists).")
     @user_errors
     def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
-             takes_skat, known, policy, deals, seed, out):
+             takes_skat, known, policy, deals, budget, threads, seed, out):
         """What are my chances with this hand?  Fix the owner's hand (and what else is
-        known), deal the rest at random, play --deals deals and report P(win), the mean
-        score with its 95% interval and the outcomes; where the owner has a choice at the
+        known), deal the rest at random, play the deals and report P(win), the mean
+        score with its 95% interval and the outcomes (players: --policy, or the strongest
+        that fits --budget); where the owner has a choice at the
         start (Schnapsen's first lead, Wendish contracts, Dreiwendsch discards), every
         choice side by side on the same deals, the best marked with '*'.
 
@@ -100,32 +110,38 @@ def register(cli, rule_options, user_errors):
           tricksim hand wendish --preset officers --hand "QC JC AD TD AS AH KH 7C"
           tricksim hand schadenfreude --players 4 --hand "9C 9S 9H 8C 8S 10W 0W -3C"
         """
-        from simcore.analysis import choice_table, distribution_table, parse_known, \
-            plot_outcomes, summarise
+        from simcore.analysis import budgeted, choice_table, distribution_table, hand_play, \
+            parse_known, plot_outcomes, summarise
         from simcore.stats import check_output_path
         g = get_game(game)
         rules = g.build_rules(preset, rules_file, assignments, players)
         _positive(deals, "--deals")
         _seed_in_range(seed)
+        check_budget(budget)
+        threads = _threads(threads)
         if out is not None:
             from simcore.paths import check_file_path
             check_file_path(out, "--out")
             check_output_path(out)
-        names, ids, who = _policies(g, rules, policy)
+        if policy is not None:
+            g.policy_ids(policy.split(","), rules)      # a bad --policy before any work
         _note_cold_cache(game)
         mod = _hand_module(game)
         n = g.seats(rules)
         su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
                        takes_skat=takes_skat)
-        t0 = time.perf_counter()
-        scores, wins = mod.run(rules, su, ids, seed, deals)
-        took = time.perf_counter() - t0
-        labels = [c.label for c in su.choices]
+        ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), policy, deals, budget,
+                       threads, "deal", "this hand", lambda r: r[1][0],
+                       f"P(win) of '{su.choices[0].label}'")
+        scores, wins = ans.result[0], ans.result[1]
+        deals = ans.samples
+        labels = mod.labels(su, ans.result)
         results, best = summarise(labels, scores, wins)
+        for line in ans.lines:
+            click.echo(line)
         for line in su.lines:
             click.echo(line)
-        click.echo(f"players: {who}; {counted(deals, 'deal')}, seed {seed}")
-        click.echo(f"{su.win_means}; {su.score_unit}")
+        click.echo(f"{counted(deals, 'deal')}, seed {seed}; {su.win_means}; {su.score_unit}")
         click.echo("")
         click.echo(choice_table(results, best, len(labels) > 1))
         if len(labels) > 1:
@@ -139,8 +155,7 @@ def register(cli, rule_options, user_errors):
             plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
             click.echo(f"wrote {out}")
         click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played "
-                   f"in {took:.2f} s",
-                   err=True)
+                   f"in {ans.seconds:.2f} s on {counted(threads, 'thread')}", err=True)
 
     return hand
 
@@ -158,17 +173,26 @@ def register_analyse(cli, user_errors):
     @click.option("--at", "at", type=int, required=True,
                   help="The position after this many actions of the deal (0: its start).")
     @click.option("--worlds", type=int, default=200, show_default=True,
-                  help="Worlds sampled consistent with what the seat to move sees.")
+                  help="Worlds sampled consistent with what the seat to move sees; without "
+                       "--policy at most this many.")
     @click.option("--policy", default=None, metavar="P[,P...]",
-                  help="Who plays each world out (default: the game's analysis player). "
-                       + players_help())
+                  help="Who plays each world out (default: the strongest that fits "
+                       "--budget). " + players_help())
+    @click.option("--budget", type=float, default=DEFAULT_BUDGET, show_default=True,
+                  metavar="SECONDS",
+                  help="Without --policy: the seconds to spend. The strongest player (pimc, "
+                       "then expert, then heuristic) that plays --worlds worlds (at most "
+                       f"{MIN_SAMPLES:,} needed) in that time on one thread is taken, timed by "
+                       "a short pilot; the first lines say who played and how many worlds, and "
+                       "whether cheaper players, on the same worlds, value the position "
+                       "differently.")
     @click.option("--open", "exact", is_flag=True,
                   help="The exact open-card value of each action instead (all cards known, "
                        "as in the record).")
     @click.option("--seed", type=int, default=1, show_default=True,
                   help="Seed of the world sampling.")
     @user_errors
-    def analyse(record_file, index, deal, at, worlds, policy, exact, seed):
+    def analyse(record_file, index, deal, at, worlds, policy, budget, exact, seed):
         """The position after action --at of deal --deal of record --index, seen by the
         seat to move: every legal action with its mean score and win rate over --worlds
         sampled worlds (each played out by --policy), or with --open its exact open-card
@@ -185,11 +209,14 @@ def register_analyse(cli, user_errors):
                                       read_record)
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)
+        check_budget(budget)
         rec = read_record(record_file, index)
         _note_cold_cache(rec["game"])
         t0 = time.perf_counter()
-        pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed)
+        pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed, budget)
         took = time.perf_counter() - t0
+        for line in pos.lines:
+            click.echo(line)
         click.echo(f"{rec['game']} record {index}, deal {deal}, after {counted(at, 'action')}: "
                    f"seat {pos.seat} to move")
         for line in position_lines(rec, deal, at):
@@ -200,7 +227,7 @@ def register_analyse(cli, user_errors):
         else:
             click.echo(f"{counted(pos.worlds, 'world')} consistent with seat {pos.seat}'s view "
                        f"({pos.tries:,} drawn), each played out by "
-                       f"{pos.players}{'' if policy else ' (the default player)'}; "
+                       f"{pos.players}; "
                        "score and win as in "
                        f"'tricksim hand {rec['game']}'")
         click.echo(position_table(pos))

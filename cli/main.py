@@ -727,11 +727,13 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
 from cli.analysis import register as _register_analysis, register_analyse  # noqa: E402
 from cli.play import play_command  # noqa: E402
 from cli.tournament import register as _register_tournament  # noqa: E402
+from cli.web import serve_command  # noqa: E402
 
 cli.add_command(play_command(GAMES, rule_options, user_errors, note_cold_cache))
 _register_analysis(cli, rule_options, user_errors)
 register_analyse(cli, user_errors)
 _register_tournament(cli, GAMES, user_errors)
+cli.add_command(serve_command(user_errors))
 
 
 def main():

@@ -128,6 +128,74 @@ def deal_stream(seed, i):
     return game_stream(seed, i)
 
 
+# ----- who plays: an explicit --policy, or the strongest that fits a budget ------------------
+def who_plays(names) -> str:
+    """``pimc in every seat`` / ``seat 0 pimc, seat 1 heuristic``."""
+    return (f"{names[0]} in every seat" if len(set(names)) == 1
+            else ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+
+
+def candidates(g, rules) -> list[str]:
+    """The players a budgeted answer tries, strongest first (``simcore.budget.ladder``)."""
+    from .budget import ladder
+    c = g.contract(rules)
+    return ladder(c.strongest_policy, c.analysis_policy, ("expert",))
+
+
+@dataclass
+class Answer:
+    """Who played the samples of an answer and what they gave."""
+
+    #: canonical player names, one per seat
+    names: list
+    #: the sample arrays (a game's ``play`` result, sample on the last axis)
+    result: tuple
+    samples: int
+    seconds: float
+    #: the lines naming the players (first) and comparing cheaper ones (after)
+    lines: list
+
+
+def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, threads: int,
+             noun: str, subject: str, figure, what: str, clock=None) -> Answer:
+    """An answer over samples ``0 .. n-1``: with ``policy`` given, ``cap`` samples played by
+    it; else the strongest candidate that fits ``budget`` (``simcore.budget``), then the
+    cheaper candidates on the same samples, each compared on ``figure(result)`` (the 0/1
+    per-sample figure, ``what`` names it) in one line worded as evidence."""
+    import time
+    from . import budget as b
+    clock = clock or time.perf_counter
+    if policy is not None:
+        t0 = clock()
+        res = b.play_all(play, policy, cap, threads)
+        names = g.policy_ids(policy.split(","), rules)[0]
+        took = clock() - t0
+        return Answer(names, res, cap, took,
+                      [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
+    cands = candidates(g, rules)
+    pk, res, n, took = b.run(cands, play, budget, threads, cap, clock=clock)
+    names = g.policy_ids(pk.policy.split(","), rules)[0]
+    lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
+    cheap = []
+    for q in cands[cands.index(pk.policy) + 1:]:
+        cheap.append((q, b.play_all(play, q, n, threads)))
+    lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
+                           noun, subject)
+    return Answer(names, res, n, took, lines)
+
+
+def hand_play(g, mod, rules, setup_: HandSetup, seed: int):
+    """``play(policy, first, n)`` for :func:`budgeted`: deals ``first .. first + n - 1`` of
+    the hand played by ``policy`` (the game's ``hand.play``)."""
+    ids = {}
+
+    def play(policy, first, n):
+        if policy not in ids:
+            ids[policy] = g.policy_ids(policy.split(","), rules)[1]
+        return mod.play(rules, setup_, ids[policy], seed, first, n)
+    return play
+
+
 # ----- statistics ------------------------------------------------------------------------
 @dataclass
 class ChoiceResult:
@@ -305,16 +373,22 @@ class Position:
     worlds: int
     tries: int
     exact: bool
-    #: who played the worlds out: one name, or one per seat comma-separated ("" for exact)
+    #: who played the worlds out (``pimc in every seat``; "" for exact)
     players: str = ""
+    #: the lines naming the players and comparing cheaper ones (see ``budgeted``)
+    lines: list = field(default_factory=list)
 
 
 def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | None,
-                     worlds: int, exact: bool, seed: int) -> Position:
+                     worlds: int, exact: bool, seed: int, budget: float | None = None
+                     ) -> Position:
     """The position after action ``at`` of deal ``deal`` of ``record``, seen by the seat to
     move: each legal action's open-card value (``exact``), or its mean score and win rate
     over ``worlds`` sampled worlds consistent with the seat's observation, each played out
-    to the deal's end by ``policy`` (default: the contract's analysis player)."""
+    to the deal's end by ``policy``; with ``policy`` None, by the strongest player whose
+    worlds within ``budget`` seconds give a useful interval (at most ``worlds``; see
+    ``simcore.budget``), the lines naming it and comparing cheaper players in
+    ``Position.lines``."""
     import importlib
     from .games import get_game
     g = get_game(game)
@@ -329,11 +403,11 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         raise TricksimError(f"--at {at}: deal {deal} has {counted(n_act, 'action')}; give 0 to "
                             f"{n_act} "
                             "(the position after that many actions)")
-    try:
-        names = eng.policy_list([p.strip() for p in policy.split(",")] if policy else
-                                g.contract(rules).analysis_policy)
-    except ValueError as exc:
-        raise TricksimError(f"--policy: {exc}") from None
+    if policy is not None:
+        try:
+            eng.policy_list([p.strip() for p in policy.split(",")])
+        except ValueError as exc:
+            raise TricksimError(f"--policy: {exc}") from None
     st = eng.from_record(record, deal, at)
     if eng.deal_over(st):
         raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
@@ -363,29 +437,56 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     mod = importlib.import_module(f"simcore.games.{game}.hand")
     acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
     labels = [eng.describe(a) for a in acts]
-    info = mod.position_info(eng, record, deal, at, st)
-    rng = np.random.default_rng(seed)
-    scores = np.zeros((len(acts), worlds), np.int64)
-    wins = np.zeros((len(acts), worlds), np.int64)
-    got = tries = 0
-    while got < worlds and tries < 1000 * worlds:
-        tries += 1
-        w = mod.sample_world(eng, st, seat, rng, info)
-        if w is None:
-            continue
-        for j, a in enumerate(acts):
-            x = w.copy()
-            eng.apply(x, a)
-            while not eng.deal_over(x):
-                eng.apply(x, eng.choose(names[eng.to_move(x)], x))
-            scores[j, got], wins[j, got] = mod.outcome(eng, x, seat)
-        got += 1
+    sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),
+                      mod.position_info(eng, record, deal, at, st))
+
+    def play(text, first, n):
+        names = eng.policy_list([p.strip() for p in text.split(",")])
+        have = max(sampler.upto(first + n), first)
+        scores = np.zeros((len(acts), have - first), np.int64)
+        wins = np.zeros((len(acts), have - first), np.int64)
+        for i, w in enumerate(sampler.worlds[first:have]):
+            for j, a in enumerate(acts):
+                x = w.copy()
+                eng.apply(x, a)
+                while not eng.deal_over(x):
+                    eng.apply(x, eng.choose(names[eng.to_move(x)], x))
+                scores[j, i], wins[j, i] = mod.outcome(eng, x, seat)
+        return scores, wins
+
+    def best_wins(r):
+        return r[1][summarise(labels, r[0], r[1])[1]]
+
+    ans = budgeted(g, rules, play, policy, worlds, budget or 0.0, 1, "world",
+                   "this position", best_wins, "P(win) of the best action")
+    got = ans.samples
     if got == 0:
         raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
-                            f"{tries:,} draws")
-    res, best = summarise(labels, scores[:, :got], wins[:, :got])
-    players = names[0] if len(set(names)) == 1 else ",".join(names)
-    return Position(seat, acts, labels, actual, res, best, got, tries, False, players)
+                            f"{sampler.tries:,} draws")
+    res, best = summarise(labels, ans.result[0], ans.result[1])
+    return Position(seat, acts, labels, actual, res, best, got, sampler.tries, False,
+                    who_plays(ans.names), ans.lines)
+
+
+class _Worlds:
+    """Worlds consistent with the seat's view, drawn in order as they are asked for
+    (world ``i`` is the same whoever plays it out)."""
+
+    def __init__(self, mod, eng, st, seat, rng, info):
+        self.mod, self.eng, self.st, self.seat, self.rng, self.info = (mod, eng, st, seat, rng,
+                                                                        info)
+        self.worlds: list = []
+        self.tries = 0
+
+    def upto(self, n: int) -> int:
+        """Draw until there are ``n`` worlds (or 1,000 draws per world found failed);
+        returns how many there are."""
+        while len(self.worlds) < n and self.tries < 1000 * n:
+            self.tries += 1
+            w = self.mod.sample_world(self.eng, self.st, self.seat, self.rng, self.info)
+            if w is not None:
+                self.worlds.append(w)
+        return min(len(self.worlds), n)
 
 
 def position_lines(record: dict, deal: int, at: int) -> list[str]:

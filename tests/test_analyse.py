@@ -37,7 +37,8 @@ def _table(out):
 
 def test_schnapsen_worlds_and_open(invoke, records):
     path = records["schnapsen"]
-    res = invoke("analyse", path, "--index", "1", "--at", "4", "--worlds", "30")
+    res = invoke("analyse", path, "--index", "1", "--at", "4", "--worlds", "30",
+                 "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     rows = _table(res.stdout)
     rec = json.loads(path.read_text().splitlines()[1])
@@ -87,7 +88,8 @@ def test_open_values_are_the_solved_children():
 @pytest.mark.parametrize("game,deal,at", [("wendish", 1, 10), ("schadenfreude", 0, 7),
                                           ("wendish-three", 0, 9)])
 def test_other_games(invoke, records, game, deal, at):
-    res = invoke("analyse", records[game], "--deal", deal, "--at", at, "--worlds", "12")
+    res = invoke("analyse", records[game], "--deal", deal, "--at", at, "--worlds", "12",
+                 "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     assert "12 worlds consistent with seat" in res.stdout
     assert sum(r.startswith("*") for r in _table(res.stdout)) == 1

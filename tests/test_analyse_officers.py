@@ -101,7 +101,8 @@ def test_sampled_and_open_values(invoke, officers):
     st = eng.from_record(rec, 1, 22)
     legal = eng.legal(st)
     played = eng.describe(eng.action_from_record(st, rec["deals"][1]["actions"][22]))
-    res = invoke("analyse", officers, "--index", 1, "--deal", 1, "--at", 22, "--worlds", 20)
+    res = invoke("analyse", officers, "--index", 1, "--deal", 1, "--at", 22, "--worlds", 20,
+                 "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     assert f"20 worlds consistent with seat {eng.to_move(st)}'s view" in res.stdout
     rows = _rows(res.stdout)
@@ -134,12 +135,13 @@ def test_bad_positions(invoke, officers):
 
 def test_one_player_per_seat(invoke, officers):
     """--policy P[,P...]: one name per seat plays the worlds out, and the header names
-    who did (the default player named as such)."""
+    who did (without --policy: the players the budget picked, named first)."""
     res = invoke("analyse", officers, "--at", 12, "--worlds", 4, "--policy", "heuristic,random")
     assert res.exit_code == 0, res.output
-    assert "each played out by heuristic,random;" in res.stdout
-    res = invoke("analyse", officers, "--at", 12, "--worlds", 4)
+    assert "each played out by seat 0 heuristic, seat 1 random;" in res.stdout
+    res = invoke("analyse", officers, "--at", 12, "--worlds", 4, "--budget", 1)
     assert res.exit_code == 0, res.output
-    assert "each played out by heuristic (the default player);" in res.stdout
+    assert res.stdout.startswith("players: ") and "of the 1 s budget" in res.stdout
+    assert " in every seat;" in res.stdout
     one_error_line(invoke("analyse", officers, "--at", 12, "--policy", "random,random,random"),
                    "3 policies for 2 seats")

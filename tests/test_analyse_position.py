@@ -32,7 +32,7 @@ def test_schnapsen_position_is_printed_before_the_numbers(invoke, tmp_path):
               and a[1] == "play" and a[0] != acts[k - 1][0])     # a seat following a lead
     st = eng.from_record(rec, 0, at)
     seat = eng.to_move(st)
-    res = invoke("analyse", path, "--at", at, "--worlds", 5)
+    res = invoke("analyse", path, "--at", at, "--worlds", 5, "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert f"seat {seat} to move" in out
@@ -55,7 +55,7 @@ def test_dreiwendsch_discard_is_analysed(invoke, three):
     at = next(k for k, a in enumerate(acts) if a[1] == "discard")
     st = eng.from_record(recs[0], 0, at)
     seat = eng.to_move(st)
-    res = invoke("analyse", path, "--at", at, "--worlds", 20)
+    res = invoke("analyse", path, "--at", at, "--worlds", 20, "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert f"seat {seat} to move" in out
@@ -99,7 +99,7 @@ def test_wendish_lust_position_names_the_passes(invoke, three):
     at = passes[1] if len(passes) > 1 else passes[0]
     st = eng.from_record(recs[0], 0, at)
     seat = eng.to_move(st)
-    res = invoke("analyse", path, "--at", at, "--worlds", 5)
+    res = invoke("analyse", path, "--at", at, "--worlds", 5, "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     before = [acts[k][0] for k in passes if k < at]
     assert "Lust Solo: " in res.stdout

@@ -6,7 +6,6 @@ import pytest
 
 from conftest import one_error_line
 from simcore.analysis import summarise
-from simcore.games import get_game
 
 
 def _rows(out):
@@ -25,7 +24,7 @@ def _rows(out):
 
 def test_schnapsen_first_lead_choices(invoke):
     args = ["hand", "schnapsen", "--hand", "AH TH KH QH JC", "--trump-card", "JH",
-            "--deals", "300", "--seed", "5"]
+            "--deals", "300", "--policy", "heuristic", "--seed", "5"]
     res = invoke(*args)
     assert res.exit_code == 0, res.output
     named = _rows(res.stdout)
@@ -53,7 +52,7 @@ def test_schnapsen_first_lead_choices(invoke):
 
 def test_schnapsen_dealer_has_no_first_lead(invoke, tmp_path):
     res = invoke("hand", "schnapsen", "--hand", "AH TH", "--dealer", "0", "--deals", "200",
-                 "--out", "o.png")
+                 "--policy", "heuristic", "--out", "o.png")
     assert res.exit_code == 0, res.output
     assert "the owner deals" in res.stdout
     assert list(_rows(res.stdout)) == ["policy decides"]     # the owner never leads first
@@ -62,7 +61,7 @@ def test_schnapsen_dealer_has_no_first_lead(invoke, tmp_path):
 
 def test_wendish_contracts(invoke):
     res = invoke("hand", "wendish", "--hand", "QC QS QH JC AD TD AC AS", "--deals", "100",
-                 "--set", "solo_suits=D,H")
+                 "--policy", "heuristic", "--set", "solo_suits=D,H")
     assert res.exit_code == 0, res.output
     rows = _rows(res.stdout)
     assert {"quiet solo", "wedding first_trick", "wedding QD", "lust solo D",
@@ -73,30 +72,30 @@ def test_wendish_contracts(invoke):
 
 def test_wendish_without_old_ones(invoke):
     res = invoke("hand", "wendish", "--hand", "QC JH AD TD AC AS 7H 8H", "--deals", "100",
-                 "--set", "lust_solo=false")
+                 "--policy", "heuristic", "--set", "lust_solo=false")
     assert res.exit_code == 0, res.output
     assert list(_rows(res.stdout)) == ["policy decides", "normal (pass)"]
 
 
 def test_dreiwendsch_discards(invoke):
     res = invoke("hand", "wendish", "--preset", "dreiwendsch", "--hand",
-                 "QC QH JD AD TD 9D AS TS KS AH", "--deals", "60")
+                 "QC QH JD AD TD 9D AS TS KS AH", "--deals", "60", "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     rows = _rows(res.stdout)
     assert len(rows) == 1 + 36 and "discard TS KS" in rows         # 9 cards without QC: C(9,2)
     taken = invoke("hand", "wendish", "--preset", "dreiwendsch", "--hand", "QH JD AD",
-                   "--takes-skat", "--deals", "60")
+                   "--takes-skat", "--deals", "60", "--policy", "heuristic")
     assert taken.exit_code == 0, taken.output
     assert "the owner takes the skat" in taken.stdout
 
 
 def test_officers_and_schadenfreude(invoke):
     res = invoke("hand", "wendish", "--preset", "officers", "--hand", "QC JC AD TD AS AH KH 7C",
-                 "--known", "1:QS", "--deals", "100")
+                 "--known", "1:QS", "--deals", "100", "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     assert "face-up cards" in res.stdout and "no choice" in res.stdout
     res = invoke("hand", "schadenfreude", "--players", "4", "--hand", "9C 9S 9H 8C 10W",
-                 "--deals", "200")
+                 "--deals", "200", "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     assert "round points" in res.stdout and "outcomes of 'policy plays'" in res.stdout
 
@@ -141,12 +140,3 @@ def test_paired_difference():
 def test_bad_input(invoke, args, expected):
     one_error_line(invoke("hand", *args), *expected)
 
-
-def test_default_player_is_the_contract_strongest(invoke):
-    g = get_game("wendish")
-    assert g.contract(g.build_rules()).strongest_policy in (
-        _rows_players(invoke("hand", "wendish", "--hand", "QC", "--deals", "20").stdout))
-
-
-def _rows_players(out):
-    return next(ln for ln in out.splitlines() if ln.startswith("players:"))

@@ -86,6 +86,8 @@ def tiny(cmd: str, tmp: Path, k: int) -> list[str]:
         i += 1
     if out and out[0] == "hand" and "--deals" not in out:
         out += ["--deals", "200"]
+    if out and out[0] in ("hand", "analyse") and "--policy" not in out and "--open" not in out:
+        out += ["--budget", "2"]                # the strongest players that fit 2 s
     if out and out[0] in PLAYS and "--games" not in out:
         out += ["--games", TINY]
     if out and out[0] in PLAYS | {"batch"} and "--out" not in out:

@@ -36,7 +36,8 @@ def test_saved_through_the_question_replays_and_is_analysed(tmp_path, invoke):
     shown = invoke("replay", "mine.jsonl", "--show")
     assert shown.exit_code == 0 and "seat 0 human" in shown.stdout
     # the printed analyse command works as printed (fewer worlds to keep the test quick)
-    got = invoke("analyse", "mine.jsonl", "--deal", 0, "--at", at, "--worlds", 10)
+    got = invoke("analyse", "mine.jsonl", "--deal", 0, "--at", at, "--worlds", 10,
+                 "--policy", "heuristic")
     assert got.exit_code == 0, got.output
     assert f"after {at} action{'s' if at != 1 else ''}: seat 0 to move" in got.stdout
     assert "the record played: play " in got.stdout

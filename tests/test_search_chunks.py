@@ -153,8 +153,9 @@ def test_every_command_gives_the_compile_notice_when_the_cache_is_cold(invoke, m
         "compare": ["compare", "schnapsen", "--a", "target=66", "--b", "target=60",
                     "--games", "20", "--seed", "1", "--out", "c"],
         "batch": ["batch", plan, "--out", "b"],
-        "hand": ["hand", "schnapsen", "--hand", "AH TH KH QH JC", "--deals", "20"],
-        "analyse": ["analyse", records, "--at", "0", "--worlds", "4"],
+        "hand": ["hand", "schnapsen", "--hand", "AH TH KH QH JC", "--deals", "20",
+                 "--policy", "heuristic"],
+        "analyse": ["analyse", records, "--at", "0", "--worlds", "4", "--policy", "heuristic"],
     }
     for name, args in commands.items():
         res = invoke(*args)

@@ -36,7 +36,7 @@ def start_from_slots(r, st, slots, leader, rng):
     start_deal(r, st, slots, leader)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_hands(r, template, free, seed, first, n, pids, owner, leader, scores, wins):
     """Rounds ``first .. first + n - 1``, each completed from ``template`` and played by
     ``pids``; the owner's round points and wins into ``scores[0, i]``, ``wins[0, i]``."""
@@ -102,13 +102,19 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
                      extra={"leader": leader})
 
 
-def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
-    """Scores and wins (1 x deals) of ``deals`` rounds played by ``pids``."""
-    scores = np.zeros((1, deals), np.int64)
-    wins = np.zeros((1, deals), np.int64)
-    play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0, deals,
+def play(rules, setup_: HandSetup, pids, seed: int, first: int, n: int):
+    """Scores and wins (1 x ``n``) of rounds ``first .. first + n - 1`` played by
+    ``pids``."""
+    scores = np.zeros((1, n), np.int64)
+    wins = np.zeros((1, n), np.int64)
+    play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), first, n,
                np.asarray(pids, np.int64), setup_.seat, setup_.extra["leader"], scores, wins)
     return scores, wins
+
+
+def labels(setup_: HandSetup, result) -> list[str]:
+    """The choices' labels."""
+    return [c.label for c in setup_.choices]
 
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------

@@ -54,7 +54,7 @@ def start_from_slots(r, st, slots, dealer, rng):
     start_deal(r, st, dealer, h0, h1, slots[10], talon)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_hands(r, template, free, seed, first, n, pids, owner, dealer, plans, scores, wins,
                led, work):
     """Deals ``first .. first + n - 1``: each completed from ``template`` and played once
@@ -172,19 +172,27 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
                      SCORE_UNIT, lines, notes, extra={"dealer": dealer})
 
 
-def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
-    """Scores and wins (choices x deals) of ``deals`` deals played by ``pids``."""
+def play(rules, setup_: HandSetup, pids, seed: int, first: int, n: int):
+    """Scores, wins and the card the owner led first (each choices x ``n``) of deals
+    ``first .. first + n - 1`` played by ``pids``."""
     plans = np.stack([c.plan for c in setup_.choices])
-    scores = np.zeros((len(plans), deals), np.int64)
-    wins = np.zeros((len(plans), deals), np.int64)
-    led = np.full((len(plans), deals), -1, np.int64)
-    play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0, deals,
+    scores = np.zeros((len(plans), n), np.int64)
+    wins = np.zeros((len(plans), n), np.int64)
+    led = np.full((len(plans), n), -1, np.int64)
+    play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), first, n,
                np.asarray(pids, np.int64), setup_.seat, setup_.extra["dealer"], plans,
                scores, wins, led, new_work())
-    for choice, cards in zip(setup_.choices, led):      # name the card each choice led
+    return scores, wins, led
+
+
+def labels(setup_: HandSetup, result) -> list[str]:
+    """The choices' labels naming the card each led (``result``: :func:`play`'s)."""
+    out = []
+    for choice, cards in zip(setup_.choices, result[2]):
         words = lead_words(cards)
-        choice.label += words.replace(", leads", "", 1) if choice.label == PLAIN else words
-    return scores, wins
+        out.append(choice.label + (words.replace(", leads", "", 1) if choice.label == PLAIN
+                                   else words))
+    return out
 
 
 def lead_words(cards: np.ndarray) -> str:

@@ -46,7 +46,7 @@ def start_from_slots(r, st, slots, dealer, rng):
     start_deal(r, st, 0, dealer, slots)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_hands(r, template, free, seed, first, n, pids, owner, dealer, want_taker, plans,
                scores, wins):
     """Deals ``first .. first + n - 1``: each completed from ``template`` (with
@@ -189,19 +189,26 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
                      lines, notes, extra={"dealer": dealer, "want_taker": want})
 
 
-def run(rules, setup_: HandSetup, pids, seed: int, deals: int):
-    """Scores and wins (choices x deals) of ``deals`` deals played by ``pids``."""
+def play(rules, setup_: HandSetup, pids, seed: int, first: int, n: int):
+    """Scores and wins (choices x ``n``) of deals ``first .. first + n - 1`` played by
+    ``pids``."""
     plans = np.stack([c.plan for c in setup_.choices])
-    scores = np.zeros((len(plans), deals), np.int64)
-    wins = np.zeros((len(plans), deals), np.int64)
-    failed = play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed), 0,
-                        deals, np.asarray(pids, np.int64), setup_.seat, setup_.extra["dealer"],
-                        setup_.extra["want_taker"], plans, scores, wins)
+    scores = np.zeros((len(plans), n), np.int64)
+    wins = np.zeros((len(plans), n), np.int64)
+    failed = play_hands(rules_array(rules), setup_.template, setup_.free, np.uint64(seed),
+                        first, n, np.asarray(pids, np.int64), setup_.seat,
+                        setup_.extra["dealer"], setup_.extra["want_taker"], plans, scores,
+                        wins)
     if failed:
         raise TricksimError(f"impossible: no deal completes this hand so that the owner "
                             f"{'takes' if setup_.extra['want_taker'] else 'leaves'} the skat "
-                            f"({failed} of {counted(deals, 'deal')} tried {MAX_TRIES:,} times)")
+                            f"({failed} of {counted(n, 'deal')} tried {MAX_TRIES:,} times)")
     return scores, wins
+
+
+def labels(setup_: HandSetup, result) -> list[str]:
+    """The choices' labels."""
+    return [c.label for c in setup_.choices]
 
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------

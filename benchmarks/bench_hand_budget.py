@@ -1,0 +1,146 @@
+"""Is ``tricksim hand``'s default answer (the strongest players that fit --budget) right?
+(issue 22 item 1's gate).
+
+    python benchmarks/bench_hand_budget.py [--only NAME ...] [--budget 20] [--threads 2]
+        [--reference-deals 1000] [--seed 1] [--out FILE]
+
+For each position below: the default answer exactly as ``tricksim hand GAME ARGS
+--budget B`` computes it (the players the budget picks, the deals that fit, P(win) of
+the first row, "policy decides", with its 95% Wilson interval), and a reference:
+the game's strongest player (pimc) in every seat on ``--reference-deals`` deals of
+another seed, the first row only (the policy decides its start itself), with its
+interval.  ``ref_in_default_interval``: the reference's P(win) lies in the default
+answer's 95% interval (the gate); ``default_in_ref_interval`` the other way round.
+
+Results merge into results/benchmarks/hand_budget.json by position name (so positions
+can be run one at a time); the file says how many reference deals each position had.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from common import RESULTS, load_note, write  # noqa: E402
+
+#: name: (game, rules options, hand options) as ``tricksim hand`` takes them
+POSITIONS = {
+    "schnapsen-issue": ("schnapsen", {}, {"hand": "AH TH KH QH JC", "trump_card": "JS"}),
+    "schnapsen-trumps": ("schnapsen", {}, {"hand": "AC TC KC QS JD", "trump_card": "QC"}),
+    "schnapsen-weak": ("schnapsen", {}, {"hand": "JH QS KD JC QD", "trump_card": "AH"}),
+    "schnapsen-dealer": ("schnapsen", {}, {"hand": "AS TS KH QH JD", "dealer": 0}),
+    "schnapsen-random-trump": ("schnapsen", {}, {"hand": "AD TD KD QC JS"}),
+    "schnapsen-diamonds": ("schnapsen", {}, {"hand": "TD KD QD JD AC", "trump_card": "AD"}),
+    "schnapsen-seat1": ("schnapsen", {}, {"hand": "AH AS TC KC QC", "seat": 1,
+                                         "trump_card": "JH"}),
+    "wendish-strong": ("wendish", {}, {"hand": "QC QS QH JC AD TD AC AS"}),
+    "wendish-weak": ("wendish", {}, {"hand": "7H 8H 9S 7C KC TS 8S 9C"}),
+    "wendish-middle": ("wendish", {}, {"hand": "QD JH AD KD 9D AH TH 8C"}),
+    "wendish-seat2": ("wendish", {}, {"hand": "QS JS JD AD AC KH 7S 8S", "seat": 2}),
+    "wendish-three": ("wendish", {"preset": "dreiwendsch"},
+                      {"hand": "QC QH JD AD TD 9D AS TS KS AH"}),
+    "wendish-officers": ("wendish", {"preset": "officers"},
+                         {"hand": "QC JC AD TD AS AH KH 7C"}),
+    "schadenfreude-4-low": ("schadenfreude", {"players": 4},
+                            {"hand": "9C 9S 9H 8C 8S 10W 0W -3C"}),
+    "schadenfreude-4-partial": ("schadenfreude", {"players": 4}, {"hand": "9C 9S 9H 8C 10W"}),
+    "schadenfreude-3": ("schadenfreude", {"players": 3}, {"hand": "1S 4C 6H 7C 5S"}),
+    "schadenfreude-5": ("schadenfreude", {"players": 5}, {"hand": "9C 8S 7H 10W"}),
+    "schadenfreude-4-seat2": ("schadenfreude", {"players": 4},
+                              {"hand": "1C 2S 3H 0W 9S", "seat": 2}),
+    "schadenfreude-3-high": ("schadenfreude", {"players": 3}, {"hand": "1C 2C 3S 4H 5H"}),
+    "schadenfreude-4-known": ("schadenfreude", {"players": 4},
+                              {"hand": "5C 6S 7H", "known": [(1, "9C 9S")]}),
+}
+
+
+def position(name):
+    """(g, rules, hand module, setup) of a named position."""
+    import importlib
+    from simcore.games import get_game
+    game, ropts, hopts = POSITIONS[name]
+    g = get_game(game)
+    rules = g.build_rules(ropts.get("preset"), None, (), ropts.get("players"))
+    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    su = mod.setup(rules, hopts.get("seat", 0), hopts.get("dealer"), hopts["hand"],
+                   hopts.get("known", []), trump_card=hopts.get("trump_card"))
+    return g, rules, mod, su
+
+
+def default_answer(name, budget, threads, seed):
+    """The answer ``tricksim hand`` gives without --policy."""
+    from simcore.analysis import budgeted, hand_play, wilson
+    g, rules, mod, su = position(name)
+    t0 = time.perf_counter()
+    ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), None, 10_000, budget, threads,
+                   "deal", "this hand", lambda r: r[1][0], f"P(win) of '{su.choices[0].label}'")
+    wins = ans.result[1][0]
+    p, lo, hi = wilson(int(wins.sum()), len(wins))
+    return {"players": ans.names, "deals": ans.samples, "seconds": round(ans.seconds, 2),
+            "wall_seconds": round(time.perf_counter() - t0, 2), "win": p, "low": lo, "high": hi,
+            "lines": ans.lines}
+
+
+def reference(name, deals, threads, seed):
+    """P(win) of the first row with the strongest player in every seat."""
+    from simcore import budget as b
+    from simcore.analysis import hand_play, wilson
+    g, rules, mod, su = position(name)
+    su.choices = su.choices[:1]
+    strongest = g.contract(rules).strongest_policy
+    t0 = time.perf_counter()
+    res = b.play_all(hand_play(g, mod, rules, su, seed), strongest, deals, threads,
+                     per_sample=0.2)
+    wins = res[1][0]
+    p, lo, hi = wilson(int(wins.sum()), len(wins))
+    return {"policy": strongest, "deals": len(wins), "seed": seed,
+            "seconds": round(time.perf_counter() - t0, 1), "win": p, "low": lo, "high": hi}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", default=None, choices=sorted(POSITIONS),
+                    help="positions to run (default: all)")
+    ap.add_argument("--budget", type=float, default=20.0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--reference-deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    out = Path(a.out) if a.out else RESULTS / "hand_budget.json"
+    old = {}
+    if out.exists():
+        prev = json.loads(out.read_text())
+        if prev.get("benchmark") != "hand_budget":
+            sys.exit(f"{out} was not written by this benchmark; give another --out")
+        old = prev.get("positions", {})
+    for name in a.only or list(POSITIONS):
+        game, ropts, hopts = POSITIONS[name]
+        d = default_answer(name, a.budget, a.threads, a.seed)
+        r = reference(name, a.reference_deals, a.threads, a.seed + 1000)
+        row = {"game": game, "rules": ropts, "hand": {k: v for k, v in hopts.items()},
+               "budget": a.budget, "threads": a.threads, "default": d, "reference": r,
+               "ref_in_default_interval": d["low"] <= r["win"] <= d["high"],
+               "default_in_ref_interval": r["low"] <= d["win"] <= r["high"],
+               "load": load_note("wall time")}
+        old[name] = row
+        print(f"{name}: default {', '.join(sorted(set(d['players'])))} {d['deals']} deals "
+              f"{100 * d['win']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}] in "
+              f"{d['seconds']} s; reference {r['policy']} {r['deals']} deals "
+              f"{100 * r['win']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] in "
+              f"{r['seconds']} s; ref in default interval: {row['ref_in_default_interval']}",
+              flush=True)
+        write("hand_budget", {"command": "python benchmarks/bench_hand_budget.py "
+                              + " ".join(sys.argv[1:]),
+                              "note": "each position's figures carry their own budget, "
+                                      "threads, reference deals and load",
+                              "positions": old}, out)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""The strongest players whose sample fits a time budget (``tricksim hand``, ``analyse``).
+
+An answer like "this hand wins 47% of deals" depends on who plays the deals out: the
+same Schnapsen hand wins about a quarter of its deals between heuristic players and
+far more between searching ones.  Without ``--policy`` these commands therefore take
+the strongest player whose sample fits the budget:
+
+1. the candidates, strongest first (:func:`ladder`): the game's strongest player
+   (``pimc``), ``expert``, the analysis player (``heuristic``);
+2. a short *pilot* per candidate (:func:`pick`): a few samples on one thread, doubling
+   until :data:`PILOT_SHARE` of the budget is spent, gives the seconds a sample costs;
+3. the first candidate whose estimated sample in the remaining budget (on ``threads``
+   threads) reaches :data:`MIN_SAMPLES` (or the cap, if smaller) is taken; the pilot's
+   samples are kept as its first ones;
+4. the rest is played on ``threads`` threads in chunks until the cap or the deadline
+   (:func:`play_until`): the answer is always over samples ``0 .. n-1``, so it is
+   reproducible with ``--policy P --deals n`` (``--worlds n``) and the same seed.
+
+The cheaper candidates are then played on the same samples (they are nearly free) and
+:func:`sensitivity` says, worded as evidence, whether their answer differs from the
+strong one (a paired test on the same samples, Holm across the cheaper players).
+
+A *sample* is a deal (``hand``) or a world (``analyse``); ``play(policy, first, n)``
+plays samples ``first .. first + n - 1`` and returns a tuple of arrays whose last axis
+is the sample.  This module times and joins; it knows nothing of games.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .errors import TricksimError
+from .text import counted
+
+#: the smallest sample worth an answer: a 95% interval of a rate is at most about
+#: +-4.9 percentage points wide with 400 samples
+MIN_SAMPLES = 400
+#: the share of the budget one candidate's pilot may spend
+PILOT_SHARE = 0.05
+#: the share of the ideal ``threads`` x speed-up the estimate counts on (threads share
+#: the machine with others)
+EFFICIENCY = 0.8
+#: the seconds one chunk of the threaded run aims at (the deadline is checked between
+#: chunks, so a run ends at most about this long after it)
+CHUNK_SECONDS = 0.5
+#: the default budget in seconds
+DEFAULT_BUDGET = 20.0
+#: the largest budget a command takes (a day)
+MAX_BUDGET = 86_400.0
+
+Play = Callable[[str, int, int], tuple]
+
+
+@dataclass
+class Trial:
+    """One candidate's pilot."""
+
+    policy: str
+    #: samples the pilot played, on one thread
+    samples: int
+    #: its wall-clock seconds
+    seconds: float
+    #: the samples estimated to fit the budget (pilot included)
+    fit: int
+
+    @property
+    def per_sample(self) -> float:
+        """Seconds one sample costs on one thread."""
+        return self.seconds / max(self.samples, 1)
+
+
+@dataclass
+class Pick:
+    """The candidate taken and why."""
+
+    policy: str
+    trials: list[Trial]
+    #: the chosen candidate's pilot result (its first ``trials[-1].samples`` samples)
+    pilot: tuple
+    #: the samples to aim at (the cap, or the estimate of what fits)
+    target: int
+    #: the smallest sample the candidates had to reach
+    need: int
+    #: whether the taken one reached ``need`` (False: the cheapest, taken anyway)
+    fits: bool = True
+    #: wall-clock time (``clock()``) at which the budget started
+    started: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def check_budget(seconds: float) -> float:
+    """``--budget``, checked: more than 0 and at most a day."""
+    if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_BUDGET) \
+            or seconds != seconds:
+        raise TricksimError(f"--budget {seconds} is not allowed; allowed: more than 0 and at "
+                            f"most {MAX_BUDGET:,.0f} seconds")
+    return float(seconds)
+
+
+def check_threads(threads: int) -> int:
+    """``--threads``, checked: 1 to 256."""
+    if not 1 <= threads <= 256:
+        raise TricksimError(f"--threads {threads} is not allowed; allowed: 1 to 256")
+    return threads
+
+
+def ladder(strongest: str, analysis: str, players) -> list[str]:
+    """The candidates strongest first: ``strongest``, ``expert`` (where the game has
+    it), ``analysis``; each once."""
+    out = []
+    for p in (strongest, "expert" if "expert" in players else None, analysis):
+        if p and p not in out:
+            out.append(p)
+    return out
+
+
+def join(parts: list[tuple]) -> tuple:
+    """Chunk results (tuples of arrays, sample on the last axis) joined in order."""
+    return tuple(np.concatenate([p[k] for p in parts], axis=-1) for k in range(len(parts[0])))
+
+
+def estimate(per_sample: float, done: int, remaining: float, threads: int) -> int:
+    """Samples that fit: ``done`` plus what ``threads`` threads play in ``remaining``
+    seconds at ``per_sample`` seconds a sample on one thread."""
+    if remaining <= 0:
+        return done
+    if per_sample <= 0:
+        return 10**12
+    speed = max(1.0, threads * EFFICIENCY) / per_sample
+    return done + int(remaining * speed)
+
+
+def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
+         min_samples: int = MIN_SAMPLES, clock=time.perf_counter) -> Pick:
+    """Pilot ``candidates`` (strongest first) and take the first whose sample in the
+    budget reaches ``min(min_samples, cap)``; the last (cheapest) is taken anyway,
+    with ``fits`` False when even it falls short."""
+    play(candidates[-1], 0, 1)      # loads (or compiles) the kernels: not the players' time
+    started = clock()
+    need = min(min_samples, cap)
+    pilot_cap = max(budget * PILOT_SHARE, 1e-3)
+    trials = []
+    for k, policy in enumerate(candidates):
+        parts, done, spent = [], 0, 0.0
+        n = 1
+        while True:
+            t0 = clock()
+            parts.append(play(policy, done, n))
+            spent += clock() - t0
+            done += n
+            if spent >= pilot_cap or done >= cap:
+                break
+            n = min(done, cap - done)
+        remaining = budget - (clock() - started)
+        fit = min(cap, estimate(spent / done, done, remaining, threads))
+        trials.append(Trial(policy, done, spent, fit))
+        last = k == len(candidates) - 1
+        if fit >= need or last:
+            return Pick(policy, trials, join(parts), fit, need, fit >= need, started)
+    raise ValueError("no candidates")
+
+
+def play_until(play: Play, policy: str, first: int, target: int, threads: int,
+               deadline: float | None, per_sample: float, clock=time.perf_counter) -> tuple:
+    """Samples ``first .. target - 1`` played by ``policy`` in chunks on ``threads``
+    threads, no new chunk started after ``deadline`` (``clock()`` time; None: none);
+    returns the result over the samples of the chunks done without a gap from
+    ``first`` (None when none was), so the answer is always over samples ``0 .. n-1``."""
+    if target <= first:
+        return None
+    chunk = max(1, min(int(CHUNK_SECONDS / max(per_sample, 1e-9)),
+                       -(-(target - first) // threads)))
+    starts = list(range(first, target, chunk))
+    done: dict[int, tuple] = {}
+    if threads == 1:
+        for s in starts:
+            if deadline is not None and clock() >= deadline:
+                break
+            done[s] = play(policy, s, min(chunk, target - s))
+    else:
+        pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="tricksim-hand")
+        try:
+            queue = iter(starts)
+            pending = {}
+            for s in queue:
+                pending[pool.submit(play, policy, s, min(chunk, target - s))] = s
+                if len(pending) == threads:
+                    break
+            while pending:
+                fin, _ = concurrent.futures.wait(pending,
+                                                 return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in fin:
+                    done[pending.pop(fut)] = fut.result()
+                    if deadline is None or clock() < deadline:
+                        s = next(queue, None)
+                        if s is not None:
+                            pending[pool.submit(play, policy, s, min(chunk, target - s))] = s
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    parts = []
+    for s in starts:
+        if s not in done:
+            break
+        parts.append(done[s])
+    return join(parts) if parts else None
+
+
+def play_all(play: Play, policy: str, n: int, threads: int, per_sample: float = 1e-4) -> tuple:
+    """Samples ``0 .. n-1`` played by ``policy`` on ``threads`` threads, no deadline."""
+    return play_until(play, policy, 0, n, threads, None, per_sample)
+
+
+def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
+        min_samples: int = MIN_SAMPLES, clock=time.perf_counter):
+    """The whole budgeted run: :func:`pick`, then the taken candidate played on to its
+    target or the deadline.  Returns ``(pick, result, samples, seconds)``."""
+    p = pick(candidates, play, budget, threads, cap, min_samples, clock)
+    first = p.trials[-1].samples
+    rest = play_until(play, p.policy, first, p.target, threads, p.started + budget,
+                      p.trials[-1].per_sample, clock)
+    result = p.pilot if rest is None else join([p.pilot, rest])
+    n = result[0].shape[-1]
+    return p, result, n, clock() - p.started
+
+
+def players_line(who: str, samples: int, noun: str, seconds: float, budget: float,
+                 pick_: Pick) -> list[str]:
+    """The first lines of a budgeted answer: who played, how many samples in how long,
+    and which stronger candidates did not fit."""
+    lines = [f"players: {who}, {counted(samples, noun)} in {seconds:.0f} s of the "
+             f"{budget:g} s budget"]
+    why = []
+    for t in pick_.trials[:-1]:
+        why.append(f"{t.policy} would fit about {counted(t.fit, noun)} "
+                   f"({1000 * t.per_sample:.3g} ms a {noun} on one thread)")
+    if why:
+        lines.append(f"(the strongest that fits {counted(pick_.need, noun)}: "
+                     + "; ".join(why) + f"; a larger --budget or --policy "
+                     f"{pick_.trials[0].policy} for it)")
+    if not pick_.fits:
+        lines.append(f"(even {pick_.policy} fits fewer than {counted(pick_.need, noun)}: "
+                     "the intervals are wide)")
+    return lines
+
+
+def paired_rate(strong: np.ndarray, cheap: np.ndarray) -> tuple[float, float, float, float]:
+    """(difference, low, high, p) of the paired difference of two 0/1 rates on the same
+    samples, ``strong - cheap``: the paired t test (the sign test where every sample
+    differs by the same amount; interval and p NaN with fewer than 2 samples or where
+    both agree on every sample: nothing to test)."""
+    from .sweep import paired_test
+    s = np.asarray(strong, np.float64)
+    c = np.asarray(cheap, np.float64)
+    if len(s) < 2 or np.array_equal(s, c):
+        return float((s - c).mean()) if len(s) else math.nan, math.nan, math.nan, math.nan
+    low, high, p = paired_test(c, s)
+    if p != p:      # too few samples for the test
+        return float((s - c).mean()), math.nan, math.nan, math.nan
+    return float((s - c).mean()), low, high, p
+
+
+def sensitivity(strong_name: str, strong_wins: np.ndarray,
+                cheap: list[tuple[str, np.ndarray]], what: str, noun: str,
+                subject: str) -> list[str]:
+    """One line per cheaper player: its win rate and the strong one's on the same
+    samples (``what``: which figure, ``noun``: deal or world, ``subject``: "this hand"),
+    the paired difference with its 95% interval, and the verdict worded as evidence
+    (Holm across the cheaper players)."""
+    from .analysis import wilson
+    from .stats import evidence_words, format_p, holm
+    if not cheap:
+        return []
+    k, n = int(np.sum(strong_wins)), len(strong_wins)
+    s, sl, sh = wilson(k, n)
+    tests = [paired_rate(strong_wins, w) for _, w in cheap]
+    adj = holm([t[3] for t in tests])
+    lines = []
+    for (name, w), (d, lo, hi, _), p in zip(cheap, tests, adj):
+        c, cl, ch = wilson(int(np.sum(w)), len(w))
+        head = (f"with {name} play {100 * c:.1f}% [{100 * cl:.1f}, {100 * ch:.1f}], with "
+                f"{strong_name} {100 * s:.1f}% [{100 * sl:.1f}, {100 * sh:.1f}] ({what}, "
+                f"the same {counted(n, noun)})")
+        if p != p:
+            lines.append(head + (f": the same on every {noun} (nothing to test)"
+                                 if d == 0 else ": too few to test"))
+            continue
+        diff = f"{100 * d:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}], Holm p {format_p(p)}"
+        words = evidence_words(p)
+        if words == "no clear evidence":
+            lines.append(f"{head}: no clear evidence that {name} play changes the answer "
+                         f"({diff})")
+        else:
+            lines.append(f"{head}: {words} that {name} play misjudges {subject} ({diff})")
+    return lines

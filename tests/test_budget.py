@@ -1,0 +1,165 @@
+"""The strongest players that fit a budget (simcore.budget) and ``hand``/``analyse`` using it."""
+import numpy as np
+import pytest
+
+from conftest import one_error_line
+from simcore import budget as b
+
+
+class Clock:
+    """A clock that moves only when a fake player plays."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def fake_play(clock, cost):
+    """Samples ``first .. first+n-1`` as their own numbers, each costing ``cost[policy]``."""
+    calls = []
+
+    def play(policy, first, n):
+        calls.append((policy, first, n))
+        clock.now += cost[policy] * n
+        x = np.arange(first, first + n)
+        return np.stack([x, x % 2]), x % 2
+    play.calls = calls
+    return play
+
+
+def test_ladder_strongest_first_each_once():
+    assert b.ladder("pimc", "heuristic", ("expert",)) == ["pimc", "expert", "heuristic"]
+    assert b.ladder("heuristic", "heuristic", ("expert",)) == ["heuristic", "expert"]
+    assert b.ladder("pimc:worlds=4", "heuristic", ()) == ["pimc:worlds=4", "heuristic"]
+
+
+def test_the_strongest_that_fits_is_taken():
+    clock = Clock()
+    play = fake_play(clock, {"pimc": 1.0, "expert": 1e-3, "heuristic": 1e-5})
+    pk = b.pick(["pimc", "expert", "heuristic"], play, 20.0, 2, 10_000, clock=clock)
+    assert pk.policy == "expert" and pk.fits
+    slow = pk.trials[0]
+    # one pimc sample (1 s) spends the pilot's share; 19 s on 2 threads at 80% fit ~31
+    assert slow.policy == "pimc" and slow.samples == 1
+    assert slow.fit == 1 + int(19 * 2 * b.EFFICIENCY / 1.0) < b.MIN_SAMPLES
+    assert pk.target >= b.MIN_SAMPLES and pk.trials[-1].samples == pk.pilot[1].shape[-1]
+    # the pilot plays samples 0, 1, 2, ... in doubling chunks; the kernels load first
+    assert play.calls[0] == ("heuristic", 0, 1)
+    exp = [c for c in play.calls if c[0] == "expert"]
+    assert [c[1] for c in exp] == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512][:len(exp)]
+    # a cheap enough strongest player is taken at once
+    clock2 = Clock()
+    pk2 = b.pick(["pimc", "heuristic"], fake_play(clock2, {"pimc": 1e-3, "heuristic": 0}),
+                 20.0, 2, 10_000, clock=clock2)
+    assert pk2.policy == "pimc" and len(pk2.trials) == 1
+
+
+def test_the_cheapest_is_taken_when_none_fits_and_says_so():
+    clock = Clock()
+    play = fake_play(clock, {"pimc": 1.0, "heuristic": 0.5})
+    pk = b.pick(["pimc", "heuristic"], play, 10.0, 1, 10_000, clock=clock)
+    assert pk.policy == "heuristic" and not pk.fits
+    lines = b.players_line("heuristic in every seat", 12, "deal", 9.6, 10.0, pk)
+    assert lines[0] == "players: heuristic in every seat, 12 deals in 10 s of the 10 s budget"
+    assert "pimc would fit about" in lines[1] and "--policy pimc" in lines[1]
+    assert "fewer than 400 deals" in lines[2] and "wide" in lines[2]
+
+
+def test_a_small_cap_is_all_that_is_needed():
+    clock = Clock()
+    pk = b.pick(["pimc", "heuristic"], fake_play(clock, {"pimc": 0.1, "heuristic": 0}),
+                5.0, 1, 30, clock=clock)
+    assert pk.need == 30 and pk.policy == "pimc" and pk.target == 30
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_play_until_gives_samples_from_zero_in_order(threads):
+    play = fake_play(Clock(), {"p": 0.0})
+    got = b.play_until(play, "p", 5, 1000, threads, None, 1e-3)
+    assert list(got[1]) == [x % 2 for x in range(5, 1000)]
+    assert list(got[0][0]) == list(range(5, 1000))
+
+
+def test_the_deadline_stops_new_chunks_and_keeps_a_prefix():
+    clock = Clock()
+    play = fake_play(clock, {"p": 0.01})
+    # 0.5 s chunks of 50 samples; the deadline after 1.2 s: chunks at 0, 0.5, 1.0 s run
+    got = b.play_until(play, "p", 0, 10_000, 1, 1.2, 0.01, clock=clock)
+    assert list(got[0][0]) == list(range(150))
+
+
+def test_run_joins_the_pilot_and_the_rest():
+    clock = Clock()
+    play = fake_play(clock, {"pimc": 0.004, "heuristic": 0.0})
+    pk, res, n, took = b.run(["pimc", "heuristic"], play, 4.0, 1, 5_000, clock=clock)
+    assert pk.policy == "pimc" and n == res[0].shape[-1] and 400 <= n <= 1000
+    assert list(res[0][0]) == list(range(n))                  # samples 0 .. n-1, no gap
+    assert took <= 4.0 + b.CHUNK_SECONDS + 1e-9
+
+
+def test_sensitivity_words():
+    rng = np.random.default_rng(3)
+    strong = (rng.random(2000) < 0.47).astype(np.int64)
+    weak = strong * (rng.random(2000) < 0.55)                 # loses about 21 pp of them
+    same = strong.copy()
+    lines = b.sensitivity("pimc", strong, [("heuristic", weak), ("expert", same)],
+                          "P(win)", "deal", "this hand")
+    assert lines[0].startswith("with heuristic play ")
+    assert "with pimc " in lines[0] and "the same 2,000 deals" in lines[0]
+    assert "strong evidence that heuristic play misjudges this hand" in lines[0]
+    assert "nothing to test" in lines[1]
+    close = strong.copy()
+    close[:3] = 1 - close[:3]                                 # three deals differ: noise
+    line = b.sensitivity("pimc", strong, [("expert", close)], "P(win)", "deal", "this hand")[0]
+    assert "no clear evidence that expert play changes the answer" in line
+    assert b.sensitivity("pimc", strong, [], "P(win)", "deal", "this hand") == []
+
+
+def test_hand_budget_names_players_first_and_compares(invoke):
+    args = ["hand", "schnapsen", "--hand", "AH TH KH QH JC", "--trump-card", "JS",
+            "--deals", "40", "--budget", "3", "--threads", "1"]
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    # pimc cannot play 40 deals x 5 choices in 3 s on one thread: expert is taken
+    assert lines[0].startswith("players: expert in every seat, 40 deals in "), lines[0]
+    assert lines[0].endswith("of the 3 s budget")
+    assert lines[1].startswith("(the strongest that fits 40 deals: pimc would fit about")
+    assert lines[2].startswith("with heuristic play ") and "with expert " in lines[2]
+    assert "P(win) of 'policy decides'" in lines[2]
+    assert "40 deals, seed 1" in res.stdout
+
+
+def test_hand_policy_keeps_its_deals_and_threads_do_not_change_it(invoke):
+    base = ["hand", "wendish", "--hand", "QC QS QH JC AD TD AC AS", "--deals", "300",
+            "--policy", "heuristic"]
+    one = invoke(*base, "--threads", "1")
+    two = invoke(*base, "--threads", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert one.stdout.splitlines()[0] == "players: heuristic in every seat; 300 deals (--policy)"
+    assert one.stdout == two.stdout
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["--budget", "0"], ["--budget 0.0 is not allowed", "more than 0"]),
+    (["--budget", "1e9"], ["--budget", "at most 86,400"]),
+    (["--threads", "0"], ["--threads 0 is not allowed", "1 to 256"]),
+])
+def test_bad_budget(invoke, args, expected):
+    one_error_line(invoke("hand", "schnapsen", "--hand", "AH", *args), *expected)
+
+
+def test_analyse_budget(invoke, tmp_path):
+    rec = tmp_path / "s.jsonl"
+    res = invoke("simulate", "schnapsen", "--games", "2", "--seed", "7", "--policy", "heuristic",
+                 "--records", str(rec), "--out", str(tmp_path / "run"))
+    assert res.exit_code == 0, res.output
+    got = invoke("analyse", str(rec), "--at", "4", "--worlds", "12", "--budget", "2")
+    assert got.exit_code == 0, got.output
+    first = got.stdout.splitlines()[0]
+    assert first.startswith("players: ") and " 12 worlds in " in first, first
+    assert "each played out by " in got.stdout
+    fixed = invoke("analyse", str(rec), "--at", "4", "--worlds", "12", "--policy", "heuristic")
+    assert fixed.stdout.splitlines()[0] == "players: heuristic in every seat; 12 worlds (--policy)"
