@@ -261,17 +261,24 @@ def cli():
               help="Play the same games once per rotation of the --policy list, so every "
                    "policy plays every seat on the same deals; report per policy, with "
                    "intervals paired by deal (run folders in OUT/rotations/rN/).")
+@click.option("--player-timeout", type=click.FloatRange(min=0.001), default=10.0,
+              show_default=True,
+              help="Seconds a Python player (--policy MODULE:ATTR) may take for one decision.")
 @cluster_options
 @user_errors
 def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
-             chunk_size, out, records, summary_only, fmt, rotate, scheduler, workers, dashboard,
-             connect_timeout, resume):
+             chunk_size, out, records, summary_only, fmt, rotate, player_timeout, scheduler,
+             workers, dashboard, connect_timeout, resume):
     """Play GAME many times and summarize.
 
     Prints per-seat win rates (95% Wilson intervals), scores and game-level
     figures, and writes a run folder with games.parquet, summary.csv and
     run.json.  Each chunk of games is saved as it finishes: the same command
     pointed at an unfinished run folder (--out) resumes it.
+
+    Your own Python player plays a seat as --policy MODULE:ATTR (e.g.
+    mybots:Greedy,heuristic; docs/players-api.md): such a run is played game by
+    game in this process, writes players.csv and players.json and is not resumed.
 
     \b
     Examples:
@@ -291,6 +298,16 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records is not None:                     # "" too: refused there
         check_records_path(records, out_dir)
+    from simcore.players import is_user_policy
+    if policy is not None and any(is_user_policy(p) for p in g.policy_names(policy, rules)):
+        if rotate or workers is not None or scheduler is not None:
+            raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
+                                "process: --rotate, --workers and --scheduler do not apply "
+                                "(tricksim tournament plays it in every seat)")
+        from simcore.games import players_line
+        click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
+        return simulate_python_cli(game, rules, policy, games, seed, out_dir, records, fmt,
+                                   player_timeout)
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             summary_only=summary_only, resume=resume, scheduler=scheduler,
                             workers=workers, dashboard=dashboard,
@@ -351,6 +368,23 @@ def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
     if note:
         click.echo(note, err=True)
     return text
+
+
+def simulate_python_cli(game, rules, policy, games, seed, out_dir, records, fmt,
+                        timeout) -> None:
+    """``simulate`` with a Python player: played game by game through the Engine API."""
+    from simcore.players import cost_line, simulate_python
+    from simcore.stats import format_summary
+    if games < 1:
+        raise TricksimError(f"--games {games} is not allowed; give at least 1")
+    run = simulate_python(game, rules, policy, games, seed, out_dir, records, timeout)
+    click.echo(format_summary({"seats (Python-driven)": run.table}, fmt), nl=False)
+    cost = cost_line(run.seats)
+    if cost:
+        click.echo("Python players: " + cost, err=True)
+    click.echo(f"{counted(games, 'game')} in {run.wall_time:.2f}s (Python-driven, seed "
+               f"{run.seed}); wrote {out_dir}/" + (f" and {records}" if records else ""),
+               err=True)
 
 
 def resumed_line(result, out_dir, records) -> str:
@@ -790,11 +824,13 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
 
 from cli.analysis import register as _register_analysis, register_analyse  # noqa: E402
 from cli.play import play_command  # noqa: E402
+from cli.tournament import register as _register_tournament  # noqa: E402
 from cli.web import serve_command  # noqa: E402
 
 cli.add_command(play_command(GAMES, rule_options, user_errors, note_cold_cache))
 _register_analysis(cli, rule_options, user_errors)
 register_analyse(cli, user_errors)
+_register_tournament(cli, GAMES, user_errors)
 cli.add_command(serve_command(user_errors))
 
 

@@ -16,7 +16,8 @@ in place, ``state.copy()`` branches it::
     >>> eng.result(s)                           # doctest: +SKIP
 
 Every engine has ``new``, ``from_record``, ``legal``, ``apply``, ``to_move``,
-``deal_over``, ``game_over``, ``next_deal``, ``view``, ``choose``,
+``deal_over``, ``game_over``, ``next_deal``, ``view``, ``observe``, ``observation``,
+``action_mask``, ``choose``,
 ``action_to_record``, ``action_from_record``, ``describe``, ``deal_end``,
 ``result`` and ``play``; see each game's ``docs/<game>.md`` for its state
 layout and action codes.
@@ -114,17 +115,41 @@ class EngineBase:
             if fn is not None:
                 setattr(cls, name, _checked(fn, name, None))
 
+    def _made(self, key: str, make):
+        """``make()``, made once per engine and kept under ``key``."""
+        value = self.__dict__.get(key)
+        if value is None:
+            value = self.__dict__[key] = make()
+        return value
+
     @property
     def state_spec(self):
         """What this engine's states may hold (``simcore.state_check.StateSpec``)."""
-        spec = self.__dict__.get("_state_spec")
-        if spec is None:
-            spec = self._state_spec = self.make_state_spec()
-        return spec
+        return self._made("_state_spec", self.make_state_spec)
 
     def make_state_spec(self):
         """The game's ``StateSpec`` under this engine's rules."""
         raise NotImplementedError
+
+    @property
+    def observation_spec(self):
+        """This game's observation tensor, field by field (``simcore.observation``)."""
+        return self._made("_observation_spec", self.make_observation_spec)
+
+    def make_observation_spec(self):
+        """The game's ``ObservationSpec`` (its ``observation.py``)."""
+        raise NotImplementedError
+
+    def observation(self, state, seat: int) -> np.ndarray:
+        """What ``seat`` may know, as the game's fixed-size float32 tensor
+        (``observation_spec`` names its columns; docs/players-api.md lists them)."""
+        return self.observation_spec.encode(self.observe(state, seat))
+
+    def action_mask(self, state) -> np.ndarray:
+        """A bool array over every action code, True for the legal actions of the seat
+        to move (all False once the deal is scored)."""
+        from .observation import action_mask
+        return action_mask(self.n_actions, self.legal(state))
 
     def check_state(self, state) -> None:
         """StateError (a TricksimError) unless ``state`` is a whole, undamaged state of
@@ -233,13 +258,18 @@ class EngineBase:
         finally:
             self._trusted = False
 
-    def _play(self, st, seed, index, names) -> dict:
+    def _play(self, st, seed, index, names, decide=None) -> dict:
+        """The record of playing ``st`` out; ``decide(st, seat, deal, done)`` picks each
+        action (``done``: the deal's recorded actions so far) where given, else
+        ``choose`` with the seat's policy name."""
         deals = []
         while True:
             start = self.deal_start(st)
             actions = []
             while not self.deal_over(st):
-                a = self.choose(names[self.to_move(st)], st)
+                seat = self.to_move(st)
+                a = (decide(st, seat, len(deals), len(actions)) if decide is not None
+                     else self.choose(names[seat], st))
                 item = self.action_to_record(st, a)
                 if item is not None:          # an action a record leaves implicit
                     actions.append(item)

@@ -71,6 +71,10 @@ KINDS = {k.name: k for k in (
          ("batch.json", "batch.parquet", "batch.csv")),
     Kind("rotation", "rotation.json", "tricksim-rotation", "tricksim simulate --rotate",
          ("rotation.json", "rotation.csv", "rotation_diff.csv", "report.md")),
+    Kind("players", "players.json", "tricksim-players",
+         "tricksim simulate with a Python player", ("players.json", "players.csv")),
+    Kind("tournament", "tournament.json", "tricksim-tournament", "tricksim tournament",
+         ("tournament.json", "ratings.csv", "pairs.csv", "tournament.png", "report.md")),
 )}
 
 

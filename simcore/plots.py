@@ -401,3 +401,39 @@ def plot_compare(result, path) -> Path:
     pp; deals per match, card points, ... each on its own axis), each with its 95%
     interval; a bar is dark where its Holm-adjusted p-value is below 0.05."""
     return _save(compare_figure(result), path)
+
+
+def plot_tournament(ratings, pairs, names, game: str, games: int, path) -> Path:
+    """tournament.png: the ratings with their intervals (left) and each pair's share of
+    its comparisons (right: row player against column player)."""
+    k = len(names)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * k + 2.6),
+                                   gridspec_kw={"width_ratios": [1.1, 1]})
+    r = ratings.iloc[::-1]
+    y = np.arange(len(r))
+    ax1.errorbar(r["rating"], y, xerr=[r["rating"] - r["low"], r["high"] - r["rating"]],
+                 fmt="o", color="tab:blue", capsize=4)
+    ax1.axvline(0, color="0.7", lw=1)
+    ax1.set_yticks(y, [_wrap(n, 22) for n in r["player"]])
+    ax1.set_xlabel("rating (Bradley-Terry, Elo points, mean 0)")
+    ax1.set_title("ratings with 95% bootstrap intervals over deals", fontsize=10)
+    share = np.full((k, k), np.nan)
+    idx = {n: i for i, n in enumerate(names)}
+    for row in pairs.itertuples():
+        a, b = idx[row.player], idx[row.versus]
+        share[a, b], share[b, a] = row.share, 1 - row.share
+    im = ax2.imshow(share, cmap="RdBu", vmin=0, vmax=1)
+    for a in range(k):
+        for b in range(k):
+            if a != b and not np.isnan(share[a, b]):
+                ax2.text(b, a, f"{100 * share[a, b]:.0f}%", ha="center", va="center",
+                         fontsize=9, color="black" if 0.25 < share[a, b] < 0.75 else "white")
+    short = [_wrap(n, 14) for n in names]
+    ax2.set_xticks(range(k), short, rotation=30, ha="right")
+    ax2.set_yticks(range(k), short)
+    ax2.set_xlabel("against")
+    ax2.set_title("share of comparisons won (row vs column)", fontsize=10)
+    fig.colorbar(im, ax=ax2, fraction=0.046, pad=0.04)
+    fig.suptitle(f"{game} tournament: {counted(games, 'game')} per lineup, same deals")
+    fig.tight_layout()
+    return _save(fig, path)

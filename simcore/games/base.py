@@ -91,6 +91,23 @@ class Game:
     def policy_ids(self, names, rules: RuleSet) -> tuple[list[str], np.ndarray]:
         """Resolve a policy list (one name for every seat, or one per seat): canonical
         names and kernel ids."""
+        from ..players import is_user_policy
+        names = self.policy_names(names, rules)
+        for s in names:
+            if is_user_policy(s):
+                raise RulesError(f"'{s}' is a Python player (MODULE:ATTR); Python players run "
+                                 "in simulate and tournament, driven from Python, not in this "
+                                 "command's batch kernels")
+        try:
+            ids = [self.parse_policy(s) for s in names]
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        return [self.policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+
+    def policy_names(self, names, rules: RuleSet) -> list[str]:
+        """A policy list (the CLI's comma-separated text or a list; one name for every
+        seat, or one per seat) as one name per seat, ``pimc`` parameters joined back;
+        RulesError if the count does not fit.  The names themselves are not checked."""
         from ..pimc_names import join_pimc_parameters
         n = self.seats(rules)
         if isinstance(names, str):          # the CLI's form: one name or a comma list
@@ -106,11 +123,7 @@ class Game:
         if len(names) != n:
             raise RulesError(f"--policy lists {len(names)} players but {self.name} with these "
                              f"rules has {n} seats; give one name or {n} comma-separated names")
-        try:
-            ids = [self.parse_policy(s) for s in names]
-        except ValueError as e:
-            raise RulesError(str(e)) from None
-        return [self.policy_name(i) for i in ids], np.array(ids, dtype=np.int64)
+        return names
 
     # ----- play --------------------------------------------------------
     def run_chunk(self, rules: RuleSet, policy_ids: np.ndarray, seed: int, start: int,

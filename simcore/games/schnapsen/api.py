@@ -130,6 +130,10 @@ class Engine(EngineBase):
         from .layout import state_spec
         return state_spec(self.rules)
 
+    def make_observation_spec(self):
+        from .observation import spec
+        return spec(self.rules)
+
     def __init__(self, rules):
         self.rules = rules
         self.r = rules_array(rules)
@@ -229,6 +233,12 @@ class Engine(EngineBase):
             raise ValueError("the next deal comes once a deal is scored and the match is "
                              "not decided")
         k_next_deal(self.r, state)
+
+    def observe(self, state, seat: int) -> np.ndarray:
+        """The raw observation words of ``seat`` (engine.OBS_FIELDS layout), a new array."""
+        out = np.zeros(N_OBS, np.int64)
+        observe(self.r, state, int(seat), out)
+        return out
 
     def view(self, state, seat: int) -> dict:
         """What ``seat`` can see (engine.OBS_FIELDS), decoded: cards by record name, seat

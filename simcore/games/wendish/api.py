@@ -61,6 +61,10 @@ class Engine(EngineBase):
         from .layout import state_spec
         return state_spec(self.rules)
 
+    def make_observation_spec(self):
+        from .observation import spec
+        return spec(self.rules)
+
     def __init__(self, rules=None):
         if rules is None:
             rules = RULEBOOK.build()

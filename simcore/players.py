@@ -1,0 +1,375 @@
+"""Your own Python players: loaded by ``MODULE:ATTR`` (or given as objects), driven game
+by game through the per-decision Engine API, never inside the numba batch kernels.
+
+A player is a callable ``player(obs) -> action`` or an object with ``act(obs)``; a
+class is instantiated once per game (so a game's play does not depend on the games
+before it). ``obs`` is an ``Observation``: the seat's tensor and legal-action mask
+(``simcore.observation``), the legal action codes, the decoded ``view`` and a
+``numpy.random.Generator`` seeded from (run seed, game index, seat), so a run is
+reproducible. A player that returns something other than a legal action code, raises,
+or takes longer than the timeout stops the run with one line naming the player, the
+game index and the position (a deal and a count of its recorded actions: the record
+prefix ``Engine.from_record(record, deal, upto)`` replays to).
+
+    >>> from simcore.players import play_games
+    >>> def first_legal(obs):
+    ...     return obs.legal[0]
+    >>> records = play_games("schnapsen", None, [first_legal, "heuristic"], games=10, seed=1)
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import re
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import TricksimError
+from .observation import action_mask
+
+#: ``package.module:attr`` (an attribute path after the colon, no ``=``)
+_USER = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+#: names before a colon that are built-in players with parameters, not modules
+_BUILTIN_HEADS = ("pimc", "expert", "heuristic", "random", "sloppy")
+#: seconds a Python player may take for one decision
+DEFAULT_TIMEOUT = 10.0
+
+
+class PlayerError(TricksimError):
+    """A user's player failed: a one-line message naming it, the game and the position."""
+
+
+def is_user_policy(name) -> bool:
+    """Whether a policy name is a Python player ``MODULE:ATTR`` (not a built-in's
+    ``pimc:worlds=8``)."""
+    return (isinstance(name, str) and bool(_USER.match(name))
+            and name.partition(":")[0] not in _BUILTIN_HEADS)
+
+
+def load_player(spec: str):
+    """The object ``MODULE:ATTR`` names (the current folder is importable, as with
+    ``python -m``); TricksimError in one line when it cannot be loaded."""
+    module, _, attr = spec.partition(":")
+    here = str(Path.cwd())
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        obj = importlib.import_module(module)
+    except Exception as exc:    # ImportError, or the module's own code failing
+        raise TricksimError(f"player {spec}: cannot import {module} ({_one_line(exc)}); a "
+                            "player is MODULE:ATTR, importable from the current folder or "
+                            "PYTHONPATH") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise TricksimError(f"player {spec}: {module} has no attribute {attr}")
+        obj = getattr(obj, part)
+    if not callable(obj) and not callable(getattr(obj, "act", None)):
+        raise TricksimError(f"player {spec}: {attr} is a {type(obj).__name__}; a player is a "
+                            "callable taking an observation, an object with act(obs), or a "
+                            "class of such objects")
+    return obj
+
+
+@dataclass
+class Observation:
+    """What a Python player gets for one decision (its own seat only)."""
+
+    #: the seat to act
+    seat: int
+    #: the game's observation tensor for this seat (float32; docs/players-api.md)
+    tensor: np.ndarray
+    #: bool over every action code, True where legal
+    mask: np.ndarray
+    #: the legal action codes
+    legal: list[int]
+    #: this seat's random generator for the game (seeded by run seed, game index, seat)
+    rng: np.random.Generator
+    #: the game index in the run
+    index: int
+    _engine: object = field(repr=False, default=None)
+    _state: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def view(self) -> dict:
+        """The seat's view decoded (cards by name), as ``Engine.view`` gives it."""
+        return self._engine.view(self._state, self.seat)
+
+    def describe(self, action: int) -> str:
+        """An action code in words (``play QH``)."""
+        return self._engine.describe(action)
+
+    def field(self, name: str) -> np.ndarray:
+        """The columns of one field of ``tensor`` (docs/players-api.md lists them)."""
+        return self._engine.observation_spec.field(self.tensor, name)
+
+
+class PythonPlayer:
+    """A user's player in one seat: its name (for records and errors) and the object."""
+
+    def __init__(self, name: str, obj):
+        self.name = name
+        self.obj = obj
+        self.decisions = 0
+        self.seconds = 0.0
+
+    @classmethod
+    def of(cls, spec):
+        """A PythonPlayer from ``MODULE:ATTR`` or from an object or callable."""
+        if isinstance(spec, PythonPlayer):
+            return spec
+        if isinstance(spec, str):
+            return cls(spec, load_player(spec))
+        if not callable(spec) and not callable(getattr(spec, "act", None)):
+            raise TricksimError(f"a player must be a policy name, MODULE:ATTR, a callable or "
+                                f"an object with act(obs), not {type(spec).__name__}")
+        name = getattr(spec, "__qualname__", None) or type(spec).__qualname__
+        module = getattr(spec, "__module__", None) or type(spec).__module__
+        return cls(f"{module}:{name}", spec)
+
+    def for_game(self):
+        """The callable that decides in one game (a class: a fresh instance)."""
+        obj = self.obj
+        if isinstance(obj, type):
+            obj = obj()
+        act = getattr(obj, "act", None)
+        return act if callable(act) else obj
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Timeout(BaseException):
+    """Raised into a player's call by the watchdog (not an Exception: user code's
+    ``except Exception`` does not swallow it)."""
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+@contextlib.contextmanager
+def watchdog():
+    """SIGALRM handled by the decision timeout while inside (main thread only), so that
+    each decision only arms the timer; the previous handler is restored after."""
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def call_with_timeout(fn, arg, timeout: float | None):
+    """``fn(arg)``; _Timeout if it takes longer than ``timeout`` seconds. In the main
+    thread a SIGALRM timer interrupts even a busy loop; elsewhere the call runs in a
+    daemon thread that is abandoned when it overruns."""
+    if not timeout:
+        return fn(arg)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        old = signal.getsignal(signal.SIGALRM)
+        if old is not _alarm:
+            signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return fn(arg)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if old is not _alarm:
+                signal.signal(signal.SIGALRM, old)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = fn(arg)
+        except BaseException as exc:       # handed to the caller below
+            box["error"] = exc
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        raise _Timeout()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def resolve(eng, g, rules, policies) -> list:
+    """One entry per seat: a built-in policy name (checked) or a PythonPlayer."""
+    if isinstance(policies, str) or (isinstance(policies, (list, tuple))
+                                     and all(isinstance(p, str) for p in policies)):
+        names = g.policy_names(policies, rules)
+    else:
+        names = list(policies) if isinstance(policies, (list, tuple)) else [policies]
+        if len(names) == 1:
+            names = names * eng.seats
+        if len(names) != eng.seats:
+            raise TricksimError(f"{len(names)} players for {eng.seats} seats; give one or "
+                                f"{eng.seats}")
+    loaded = {}
+    seats = []
+    for p in names:
+        if isinstance(p, str) and not is_user_policy(p):
+            eng.policy_list([p])
+            seats.append(p)
+        else:
+            key = p if isinstance(p, str) else id(p)
+            if key not in loaded:
+                loaded[key] = PythonPlayer.of(p)
+            seats.append(loaded[key])
+    return seats
+
+
+def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
+              ) -> dict:
+    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+    spec = eng.observation_spec
+    acts = {p: seat.for_game() for p, seat in enumerate(seats) if isinstance(seat, PythonPlayer)}
+    rngs = {p: np.random.default_rng([int(seed), int(index), p]) for p in acts}
+    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
+
+    def decide(st, seat, deal, done):
+        if seat not in acts:
+            return eng.choose(seats[seat], st)
+        player = seats[seat]
+        legal = eng.legal(st)
+        obs = Observation(seat, spec.encode(eng.observe(st, seat)),
+                          action_mask(eng.n_actions, legal), legal, rngs[seat], int(index), eng,
+                          st.copy())
+        where = (f"player {player.name} (seat {seat}) in game {index}, deal {deal} after "
+                 f"{done} recorded action{'s' if done != 1 else ''}")
+        t0 = time.perf_counter()
+        try:
+            a = call_with_timeout(acts[seat], obs, timeout)
+        except _Timeout:
+            raise PlayerError(f"{where}: no action within {timeout:g} s (the decision "
+                              "timeout)") from None
+        except Exception as exc:
+            raise PlayerError(f"{where}: raised {_one_line(exc)}") from None
+        player.seconds += time.perf_counter() - t0
+        player.decisions += 1
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise PlayerError(f"{where}: returned {a!r} ({type(a).__name__}); a player "
+                              f"returns an action code (an int) from obs.legal")
+        if int(a) not in legal:
+            shown = eng.describe(int(a)) if 0 <= int(a) < eng.n_actions else "no action"
+            raise PlayerError(f"{where}: returned {int(a)} ({shown}), not legal here; legal: "
+                              + ", ".join(f"{x} ({eng.describe(x)})" for x in legal))
+        return int(a)
+
+    st = eng.new(seed, index)
+    eng._trusted = True             # the state is this call's own, made by the kernels
+    try:
+        return eng._play(st, seed, index, names, decide)
+    finally:
+        eng._trusted = False
+
+
+def play_games(game: str, rules, policies, games: int, seed: int, *, start: int = 0,
+               timeout: float | None = DEFAULT_TIMEOUT, progress=None, seats=None) -> list[dict]:
+    """Records of games ``start .. start + games - 1`` of run ``seed`` with ``policies``
+    (one per seat or one for all: built-in names, ``MODULE:ATTR``, callables or objects)."""
+    from .games import get_game
+    g = get_game(game)
+    rules = g.build_rules() if rules is None else rules
+    eng = g.engine(rules)
+    seats = resolve(eng, g, rules, policies) if seats is None else seats
+    out = []
+    with watchdog():
+        for i in range(start, start + games):
+            out.append(play_game(eng, seed, i, seats, timeout))
+            if progress is not None:
+                progress(i - start + 1, games)
+    return out
+
+
+def seat_summary(game: str, rules, records: list[dict], names: list[str]):
+    """Per-seat standing (win rate, or mean score) with 95% intervals, from records."""
+    import pandas as pd
+    from .games import get_game
+    from .stats import mean_ci, rate_ci
+    g = get_game(game)
+    spec = g.engine(rules).observation_spec
+    stand = np.array([spec.standing(r["result"]) for r in records], dtype=np.float64)
+    rows = []
+    for p, name in enumerate(names):
+        x = stand[:, p]
+        if spec.standing_name == "win":
+            v, lo, hi = rate_ci(int(x.sum()), len(x))
+        else:
+            v, _, lo, hi = mean_ci(x.sum(), (x * x).sum(), len(x))
+        rows.append({"seat": p, "policy": name, "games": len(x), spec.standing_name: v,
+                     "low": lo, "high": hi})
+    return pd.DataFrame(rows)
+
+
+def cost_line(seats) -> str | None:
+    """Each Python player's decisions and mean time per decision, or None."""
+    seen, parts = set(), []
+    for s in seats:
+        if isinstance(s, PythonPlayer) and id(s) not in seen and s.decisions:
+            seen.add(id(s))
+            parts.append(f"{s.name}: {s.decisions:,} decisions, "
+                         f"{1e6 * s.seconds / s.decisions:,.1f} µs each (its own time)")
+    return "; ".join(parts) if parts else None
+
+
+@dataclass
+class PythonRun:
+    """What ``simulate_python`` played: per-seat standings, the players, the time."""
+
+    game: str
+    seed: int
+    games: int
+    policies: list[str]
+    table: object
+    seats: list
+    wall_time: float
+
+
+def simulate_python(game: str, rules, policies, games: int, seed: int | None, out,
+                    records=None, timeout: float | None = DEFAULT_TIMEOUT,
+                    progress=None) -> PythonRun:
+    """``simulate`` with Python players: ``games`` games driven game by game through the
+    Engine, the per-seat table written to ``out`` (a folder marked ``players.json``:
+    ``players.csv``), every record to ``records`` (a JSON Lines file) if given. Not
+    resumable: a stopped run starts over (its folder keeps no partial results)."""
+    import json
+    from .bits import seed_from_entropy
+    from .folders import own
+    from .games import get_game
+    from .stats import write_csv, write_json, write_text
+    g = get_game(game)
+    seed = seed_from_entropy() if seed is None else int(seed)
+    eng = g.engine(rules)
+    seats = resolve(eng, g, rules, policies)
+    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
+    with own(out, "players", game=game, seed=seed, games=games, policies=names) as info:
+        t0 = time.perf_counter()
+        recs = play_games(game, rules, None, games, seed, timeout=timeout, progress=progress,
+                          seats=seats)
+        wall = time.perf_counter() - t0
+        table = seat_summary(game, rules, recs, names)
+        write_csv(table, Path(out) / "players.csv")
+        if records:
+            write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs),
+                       records)
+        write_json({**info, "status": "done", "rules": rules.to_dict(),
+                    "wall_time_s": round(wall, 6)}, Path(out) / "players.json")
+    return PythonRun(game, seed, games, names, table, seats, wall)
+
+
+__all__ = ["Observation", "PlayerError", "PythonPlayer", "call_with_timeout", "cost_line",
+           "is_user_policy", "load_player", "play_game", "play_games", "resolve",
+           "seat_summary", "simulate_python", "DEFAULT_TIMEOUT"]
