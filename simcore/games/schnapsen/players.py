@@ -1,12 +1,13 @@
 """Schnapsen's players as ``tricksim rules`` lists them (no imports of the kernels:
 the rules listing stays fast)."""
-from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_STOP, PIMC_MAX_WORLDS, PIMC_STOP, PIMC_WORLDS
+from .pimc_params import (PIMC_GOAL, PIMC_GOALS, PIMC_MAX_STOP, PIMC_MAX_WORLDS, PIMC_STOP,
+                          PIMC_TALON, PIMC_TALONS, PIMC_WORLDS)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "sloppy", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "goal": PIMC_GOAL, "marriage_claim": 1,
-                 "stop": PIMC_STOP}
+                 "stop": PIMC_STOP, "talon": PIMC_TALON}
 
 
 def policy_help() -> list[str]:
@@ -30,7 +31,9 @@ def policy_help() -> list[str]:
             "next trick won; default 1); stop=K: from the K-th world on, an action never "
             "better than the best so far in any world is dropped, and sampling ends when one "
             f"is left (0 to {PIMC_MAX_STOP}, default {PIMC_STOP}; 0: every action in every "
-            "world)"]
+            "world); talon=T: searches only once at most T cards are left in the talon, "
+            f"the expert's choice before ({'|'.join(map(str, PIMC_TALONS))}, default "
+            f"{PIMC_TALON}: always)"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per match of
