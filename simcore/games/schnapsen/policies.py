@@ -60,7 +60,8 @@ PIMC_WORLDS_MASK = (1 << 11) - 1
 PIMC_DEAL = 1 << 14
 PIMC_NO_MCLAIM = 1 << 15   # marriage_claim=0
 PIMC_STOP_SHIFT = 16       # stop=K in 4 bits
-PIMC_TALON_SHIFT = 20      # talon=T as PIMC_TALON - T in 4 bits (0: the default)
+PIMC_TALON_SHIFT = 20      # talon=T as 10 - T in 4 bits (0: search at every decision)
+TALON_FULL = 10            # cards in the talon after the deal
 SLOPPY_ERROR = 0.10
 SLOPPY_SPREAD = 10
 
@@ -378,7 +379,7 @@ def choose(r, st, pid):
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
     if pid & 7 == PIMC:
-        if st[S_TALON_LEFT] > PIMC_TALON - ((pid >> PIMC_TALON_SHIFT) & 15):
+        if st[S_TALON_LEFT] > TALON_FULL - ((pid >> PIMC_TALON_SHIFT) & 15):
             # talon=T: while more than T cards are left to draw the expert decides (the
             # search's cost falls about fivefold with each trick drawn: 160 ms a decision
             # with 10 cards left, 35 with 8, 8 with 6)
@@ -422,7 +423,7 @@ def parse_policy(name: str) -> int:
                 raise ValueError(f"bad pimc parameter '{part}': {_PIMC_HELP}")
         return (PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
                 + (0 if mclaim else PIMC_NO_MCLAIM) + (stop << PIMC_STOP_SHIFT)
-                + ((PIMC_TALON - talon) << PIMC_TALON_SHIFT))
+                + ((TALON_FULL - talon) << PIMC_TALON_SHIFT))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, "
                      f"pimc[:worlds=N,goal=G,marriage_claim=M] (default {PIMC_WORLDS} worlds, "
                      f"goal {PIMC_GOAL}, marriage_claim 1)")
@@ -439,7 +440,7 @@ def policy_name(pid: int) -> str:
         name += ",marriage_claim=0" if pid & PIMC_NO_MCLAIM else ""
         stop = (pid >> PIMC_STOP_SHIFT) & 15
         name += f",stop={stop}" if stop != PIMC_STOP else ""
-        talon = PIMC_TALON - ((pid >> PIMC_TALON_SHIFT) & 15)
+        talon = TALON_FULL - ((pid >> PIMC_TALON_SHIFT) & 15)
         return name + (f",talon={talon}" if talon != PIMC_TALON else "")
     return POLICIES[pid]
 
