@@ -68,8 +68,8 @@ from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE,
                      ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS, ST_FIRST_TRICK,
                      ST_FOREHAND, ST_HAND, ST_LUST_N, ST_N, ST_NTR, ST_OLD_ONES, ST_PHASE,
                      ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0,
-                     ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_TRICKS_DONE, ST_UNDER, ST_VARIANT,
-                     ST_VOID, WEDDING,
+                     ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID,
+                     WEDDING,
                      _score_deal, apply_action, covered_cards, legal_actions, legal_cards,
                      seen_discards)
 from .policies import choose, discard_card, heuristic_action, heuristic_play, lust_suit, \
@@ -86,12 +86,9 @@ PIMC_SHIFT = 3
 WORLDS_MASK = 0x7FF
 CONTRACTS_SHIFT = 14
 CWORLDS_SHIFT = 16
-CWORLDS_MASK = 0x3FFF
-SKIP_SHIFT = 32                 # skip=S in 3 bits
 C_HEURISTIC, C_PLAYOUT, C_SEARCH = 0, 1, 2
 from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS,  # noqa: E402
-                          PIMC_MAX_SKIP, PIMC_MAX_WORLDS, PIMC_SKIP, PIMC_WORLDS,
-                          PLAYOUT_WORLDS_PER_WORLD)
+                          PIMC_MAX_WORLDS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 _VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 # work rows used here (free while the solver is not running at these depths)
 _W_WORLD = SCRATCH + 2          # the sampled world
@@ -561,11 +558,9 @@ def choose_w(r, st, pid, work):
     if pid & 7 == PIMC:
         worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
         if st[ST_PHASE] == P_PLAY:
-            if st[ST_TRICKS_DONE] < (pid >> SKIP_SHIFT) & 7:
-                return heuristic_action(r, st)
             return pimc_choose(r, st, worlds, work)
-        return pimc_contract(r, st, (pid >> CWORLDS_SHIFT) & CWORLDS_MASK,
-                             (pid >> CONTRACTS_SHIFT) & 3, work)
+        return pimc_contract(r, st, pid >> CWORLDS_SHIFT, (pid >> CONTRACTS_SHIFT) & 3,
+                             work)
     return choose(r, st, pid)
 
 
@@ -579,9 +574,7 @@ _PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K (any of th
               f"from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one of "
               f"{', '.join(CONTRACT_METHODS)}, default {PIMC_CONTRACTS}; K worlds per "
               f"contract decision, 1 to {PIMC_MAX_CWORLDS}, default N for search, "
-              f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; skip=S, the first S tricks played by the "
-              f"heuristic, 0 to {PIMC_MAX_SKIP}, default {PIMC_SKIP}; "
-              "e.g. pimc:worlds=16,contracts=search)")
+              f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; e.g. pimc:worlds=16,contracts=search)")
 
 
 def _default_cworlds(worlds, method):
@@ -603,7 +596,6 @@ def parse_policy(name: str) -> int:
         worlds = PIMC_WORLDS
         method = PIMC_CONTRACTS
         cworlds = None
-        skip = PIMC_SKIP
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
@@ -612,15 +604,12 @@ def parse_policy(name: str) -> int:
                 method = val
             elif key == "cworlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_CWORLDS:
                 cworlds = int(val)
-            elif key == "skip" and val.isdigit() and int(val) <= PIMC_MAX_SKIP:
-                skip = int(val)
             else:
                 raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
         if cworlds is None:
             cworlds = _default_cworlds(worlds, method)
         return (PIMC + (worlds << PIMC_SHIFT) + (CONTRACT_METHODS.index(method) <<
-                                                  CONTRACTS_SHIFT) + (cworlds << CWORLDS_SHIFT)
-                + (skip << SKIP_SHIFT))
+                                                  CONTRACTS_SHIFT) + (cworlds << CWORLDS_SHIFT))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, expert, "
                      f"pimc[:worlds=N,contracts=M] (default {PIMC_WORLDS} worlds, contracts "
                      f"by {PIMC_CONTRACTS})")
@@ -637,15 +626,12 @@ def policy_name(pid: int) -> str:
         return ("random", "heuristic")[pid]
     worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
     method = CONTRACT_METHODS[(pid >> CONTRACTS_SHIFT) & 3]
-    cworlds = (pid >> CWORLDS_SHIFT) & CWORLDS_MASK
-    skip = (pid >> SKIP_SHIFT) & 7
+    cworlds = pid >> CWORLDS_SHIFT
     name = f"pimc:worlds={worlds}"
     if method != PIMC_CONTRACTS:
         name += f",contracts={method}"
     if method != "heuristic" and cworlds != _default_cworlds(worlds, method):
         name += f",cworlds={cworlds}"
-    if skip != PIMC_SKIP:
-        name += f",skip={skip}"
     return name
 
 

@@ -13,7 +13,3 @@ PIMC_CONTRACTS = "heuristic"  # default contract method (the others measured no 
 #: this many times ``worlds`` for ``playout`` (a playout costs far less than a solve)
 PLAYOUT_WORLDS_PER_WORLD = 32
 PIMC_MAX_CWORLDS = 8192
-#: card play: the first ``skip`` tricks of a deal played by the heuristic (the search is
-#: dearest there: most cards unseen), pimc's search from the next trick on
-PIMC_SKIP = 0
-PIMC_MAX_SKIP = 7

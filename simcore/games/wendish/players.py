@@ -1,7 +1,7 @@
 """Wendish Schafkopf's players as ``tricksim rules`` lists them (no imports of the
 kernels: the rules listing stays fast)."""
 from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_WORLDS,
-                          PIMC_SKIP, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+                          PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "expert", "pimc")
@@ -9,7 +9,7 @@ PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: default depends on the contract method: words, not a value)
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "contracts": PIMC_CONTRACTS,
                  "cworlds": f"{PLAYOUT_WORLDS_PER_WORLD} x worlds for playout, worlds for "
-                            "search", "skip": PIMC_SKIP}
+                            "search"}
 
 
 def policy_help() -> list[str]:
@@ -19,7 +19,7 @@ def policy_help() -> list[str]:
             "the tariff, skat discards, card play by simple rules",
             "expert     the heuristic, but the last 3 tricks of a deal played by pimc's "
             "open-card search over 4 sampled worlds (fast: few cards are left there)",
-            f"pimc[:worlds=N][,contracts=M][,cworlds=K][,skip=S]  card play: samples N worlds of the "
+            f"pimc[:worlds=N][,contracts=M][,cworlds=K]  card play: samples N worlds of the "
             f"unseen cards (default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with "
             "what it saw, solves each with all cards open and plays the best mean deal score "
             "under the tariff; contracts (discards, Lust Solo, the Old Ones' choice) by M = "
@@ -27,8 +27,7 @@ def policy_help() -> list[str]:
             "choice, or every legal choice tried on K sampled worlds (1 to "
             f"{PIMC_MAX_CWORLDS}; default {PLAYOUT_WORLDS_PER_WORLD} N for playout, N for "
             "search), each world played out by the heuristic (playout) or solved with all "
-            "cards open (search), the best mean deal score taken; skip=S: the first S "
-            f"tricks played by the heuristic (default {PIMC_SKIP})"]
+            "cards open (search), the best mean deal score taken"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per deal (8 card
