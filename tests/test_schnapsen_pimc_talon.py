@@ -36,7 +36,7 @@ def _positions(r, seed, count):
 def test_talon_switches_between_expert_and_search():
     r = rules_array(GAME.build_rules())
     work = new_work()
-    full = parse_policy("pimc:worlds=4")
+    full = parse_policy("pimc:worlds=4,talon=10")
     seen_expert = seen_search = 0
     for talon in (4, 6):
         pid = parse_policy(f"pimc:worlds=4,talon={talon}")
@@ -52,13 +52,13 @@ def test_talon_switches_between_expert_and_search():
 
 
 def test_talon_names_round_trip_and_bad_values_are_one_line():
-    assert parse_policy("pimc:talon=10") == parse_policy("pimc")   # the default
-    assert policy_name(parse_policy("pimc:talon=6")) == "pimc:worlds=8,talon=6"
+    assert parse_policy("pimc:talon=6") == parse_policy("pimc")   # the default
+    assert policy_name(parse_policy("pimc:talon=10")) == "pimc:worlds=8,talon=10"
     assert policy_name(parse_policy("pimc:worlds=16,stop=2,talon=0")) == \
         "pimc:worlds=16,stop=2,talon=0"
     rules = GAME.build_rules()
-    names, _ = GAME.policy_ids(["pimc:worlds=4", "talon=6", "heuristic"], rules)
-    assert names == ["pimc:worlds=4,talon=6", "heuristic"]
+    names, _ = GAME.policy_ids(["pimc:worlds=4", "talon=4", "heuristic"], rules)
+    assert names == ["pimc:worlds=4,talon=4", "heuristic"]
     for bad in ("pimc:talon=5", "pimc:talon=12", "pimc:talon="):
         with pytest.raises(RulesError, match=r"talon=T with T in 0\|2\|4\|6\|8\|10"):
             GAME.policy_ids([bad], rules)

@@ -33,19 +33,27 @@ def policy_help() -> list[str]:
             f"is left (0 to {PIMC_MAX_STOP}, default {PIMC_STOP}; 0: every action in every "
             "world); talon=T: searches only once at most T cards are left in the talon, "
             f"the expert's choice before ({'|'.join(map(str, PIMC_TALONS))}, default "
-            f"{PIMC_TALON}: always)"]
+            f"{PIMC_TALON}; 10: every decision)"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per match of
-#: 7 match points (about 43 decisions of its own at 18 ms for 8 worlds, 2.3 ms a world)
-PIMC_SECONDS_PER_WORLD = 0.1
+#: 7 match points, by ``talon`` (the search's cost falls steeply as the talon shrinks:
+#: talon=10, every decision searched, about 43 decisions of its own at 18 ms for 8
+#: worlds; talon=6 1.4 ms and talon=4 0.3 ms a decision, CPU on a loaded machine)
+PIMC_SECONDS_PER_WORLD = {10: 0.1, 8: 0.03, 6: 0.008, 4: 0.002, 2: 0.001, 0: 0.001}
 
 
 def search_seconds(names, rules) -> float:
     """An estimate of one core's seconds a match costs with these canonical player
-    names: pimc's worlds times a per-match constant for every searching seat, scaled by
-    the match's length (``match_points``); 0.0 when no seat searches.  The runner
-    sizes a searching run's chunks by it (``simcore.chunking``)."""
+    names: pimc's worlds times a per-match constant (by its ``talon``) for every
+    searching seat, scaled by the match's length (``match_points``); 0.0 when no seat
+    searches.  The runner sizes a searching run's chunks by it (``simcore.chunking``)."""
+    import re
     from simcore.chunking import pimc_worlds
-    worlds = sum(pimc_worlds(n, PIMC_WORLDS) or 0 for n in names)
-    return worlds * PIMC_SECONDS_PER_WORLD * rules["match_points"] / 7
+    total = 0.0
+    for n in names:
+        worlds = pimc_worlds(n, PIMC_WORLDS)
+        if worlds:
+            m = re.search(r"(?:^pimc:|,)talon=(\d+)", n)
+            total += worlds * PIMC_SECONDS_PER_WORLD[int(m[1]) if m else PIMC_TALON]
+    return total * rules["match_points"] / 7
