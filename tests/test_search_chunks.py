@@ -22,13 +22,16 @@ PIMC = ["pimc:worlds=1", "heuristic"]          # the cheapest Schnapsen search
 def test_a_pimc_run_is_split_into_chunks_of_a_few_seconds():
     g = get_game("schnapsen")
     rules = g.build_rules()
-    names, _ = g.policy_ids(["pimc", "heuristic"], rules)
+    names, _ = g.policy_ids(["pimc:talon=10", "heuristic"], rules)
     size = planned_chunk("schnapsen", rules, names)
     assert 1 <= size <= 16                       # not 65,536: ~CHUNK_SECONDS of work
+    # the default pimc searches only from the sixth-last talon card: cheaper, bigger chunks
+    default, _ = g.policy_ids(["pimc", "heuristic"], rules)
+    assert size < planned_chunk("schnapsen", rules, default) <= 64
     plan = RunPlan("schnapsen", rules, tuple(names), 1, 2000, size, True)
     assert plan.chunks >= 100
     # more worlds, more work a game: smaller chunks; longer matches likewise
-    assert planned_chunk_size("schnapsen", ["pimc:worlds=64", "heuristic"]) < size
+    assert planned_chunk_size("schnapsen", ["pimc:worlds=64,talon=10", "heuristic"]) < size
     longer = g.build_rules(assignments=["match_points=21"])
     assert search_seconds("schnapsen", names, longer) > search_seconds("schnapsen", names)
     # every game's searching players declare a cost; fast players keep the big chunks

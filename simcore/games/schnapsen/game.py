@@ -38,7 +38,7 @@ class Schnapsen(Game):
 
     # ``pimc`` takes its parameters in the name (``pimc:worlds=32,goal=deal``) and is
     # named canonically (``pimc:worlds=8`` for ``pimc``); the keys are policies.PIMC_KEYS
-    policy_parameter_keys = ("worlds", "goal", "marriage_claim", "stop")
+    policy_parameter_keys = ("worlds", "goal", "marriage_claim", "stop", "talon")
 
     def parse_policy(self, name):
         from .policies import parse_policy

@@ -47,7 +47,7 @@ from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, FOLLOW,
                      S_TRUMP, S_TRUMP_CARD, T_CLOSED, T_EXCHANGED, T_MARRIED, T_START,
                      counted_points, follow_mask, marriage_suits)
 from .expert import EXPERT_CLOSE_WORLDS, EXPERT_WORLDS, expert_choose, expert_close
-from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_STOP, PIMC_STOP
+from .pimc_params import PIMC_GOAL, PIMC_GOALS, PIMC_MAX_STOP, PIMC_STOP, PIMC_TALON, PIMC_TALONS
 from .solver import PIMC_MAX_WORLDS, PIMC_WORLDS, pimc_choose
 from .rules import R_CLOSE_MIN, R_EXCH_MIN, R_MARR_CLOSED, R_TARGET
 
@@ -60,6 +60,8 @@ PIMC_WORLDS_MASK = (1 << 11) - 1
 PIMC_DEAL = 1 << 14
 PIMC_NO_MCLAIM = 1 << 15   # marriage_claim=0
 PIMC_STOP_SHIFT = 16       # stop=K in 4 bits
+PIMC_TALON_SHIFT = 20      # talon=T as 10 - T in 4 bits (0: search at every decision)
+TALON_FULL = 10            # cards in the talon after the deal
 SLOPPY_ERROR = 0.10
 SLOPPY_SPREAD = 10
 
@@ -377,6 +379,11 @@ def choose(r, st, pid):
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` included (``work``: ``solver.new_work()``)."""
     if pid & 7 == PIMC:
+        if st[S_TALON_LEFT] > TALON_FULL - ((pid >> PIMC_TALON_SHIFT) & 15):
+            # talon=T: while more than T cards are left to draw the expert decides (the
+            # search's cost falls about fivefold with each trick drawn: 160 ms a decision
+            # with 10 cards left, 35 with 8, 8 with 6)
+            return choose(r, st, EXPERT)
         return pimc_choose(r, st, (pid >> PIMC_SHIFT) & PIMC_WORLDS_MASK, work,
                            (pid & PIMC_DEAL) != 0, (pid & PIMC_NO_MCLAIM) == 0,
                            (pid >> PIMC_STOP_SHIFT) & 15)
@@ -385,9 +392,10 @@ def choose_w(r, st, pid, work):
 
 _PIMC_HELP = (f"allowed are worlds=N with N from 1 to {PIMC_MAX_WORLDS}, goal="
               f"{'|'.join(PIMC_GOALS)} and marriage_claim=1|0, and stop=K with K from 0 "
-              f"to {PIMC_MAX_STOP}, separated by ',' or ';' "
+              f"to {PIMC_MAX_STOP}, and talon=T with T in {'|'.join(map(str, PIMC_TALONS))}, "
+              "separated by ',' or ';' "
               "(e.g. pimc:worlds=32,goal=deal)")
-PIMC_KEYS = ("worlds", "goal", "marriage_claim", "stop")
+PIMC_KEYS = ("worlds", "goal", "marriage_claim", "stop", "talon")
 
 
 def parse_policy(name: str) -> int:
@@ -398,7 +406,7 @@ def parse_policy(name: str) -> int:
     if name in POLICIES:
         return POLICIES.index(name)
     if name == "pimc" or name.startswith("pimc:"):
-        worlds, goal, mclaim, stop = PIMC_WORLDS, PIMC_GOAL, 1, PIMC_STOP
+        worlds, goal, mclaim, stop, talon = PIMC_WORLDS, PIMC_GOAL, 1, PIMC_STOP, PIMC_TALON
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
@@ -409,10 +417,13 @@ def parse_policy(name: str) -> int:
                 mclaim = int(val)
             elif key == "stop" and val.isdigit() and int(val) <= PIMC_MAX_STOP:
                 stop = int(val)
+            elif key == "talon" and val.isdigit() and int(val) in PIMC_TALONS:
+                talon = int(val)
             else:
                 raise ValueError(f"bad pimc parameter '{part}': {_PIMC_HELP}")
         return (PIMC + (worlds << PIMC_SHIFT) + (PIMC_DEAL if goal == "deal" else 0)
-                + (0 if mclaim else PIMC_NO_MCLAIM) + (stop << PIMC_STOP_SHIFT))
+                + (0 if mclaim else PIMC_NO_MCLAIM) + (stop << PIMC_STOP_SHIFT)
+                + ((TALON_FULL - talon) << PIMC_TALON_SHIFT))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}, "
                      f"pimc[:worlds=N,goal=G,marriage_claim=M] (default {PIMC_WORLDS} worlds, "
                      f"goal {PIMC_GOAL}, marriage_claim 1)")
@@ -428,7 +439,9 @@ def policy_name(pid: int) -> str:
         name += ",goal=deal" if pid & PIMC_DEAL else ""
         name += ",marriage_claim=0" if pid & PIMC_NO_MCLAIM else ""
         stop = (pid >> PIMC_STOP_SHIFT) & 15
-        return name + (f",stop={stop}" if stop != PIMC_STOP else "")
+        name += f",stop={stop}" if stop != PIMC_STOP else ""
+        talon = TALON_FULL - ((pid >> PIMC_TALON_SHIFT) & 15)
+        return name + (f",talon={talon}" if talon != PIMC_TALON else "")
     return POLICIES[pid]
 
 
