@@ -412,7 +412,9 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     if eng.deal_over(st):
         raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
     seat = eng.to_move(st)
-    acts = eng.legal(st)
+    from .show import narrator_class
+    # the rows in the order the mover's hand is shown (as ``play`` lists its choices)
+    acts = narrator_class(game)(eng, viewer=seat).menu_order(st, list(eng.legal(st)))
     labels = [eng.describe(a) for a in acts]
     actual = None
     if at < n_act:

@@ -64,7 +64,7 @@ def test_the_cheapest_is_taken_when_none_fits_and_says_so():
     lines = b.players_line("heuristic in every seat", 12, "deal", 9.6, 10.0, pk)
     assert lines[0] == "players: heuristic in every seat, 12 deals in 10 s of the 10 s budget"
     assert "pimc would fit about" in lines[1] and "--policy pimc" in lines[1]
-    assert "fewer than 400 deals" in lines[2] and "wide" in lines[2]
+    assert f"fewer than {b.MIN_SAMPLES} deals" in lines[2] and "wide" in lines[2]
 
 
 def test_a_small_cap_is_all_that_is_needed():
@@ -94,7 +94,7 @@ def test_run_joins_the_pilot_and_the_rest():
     clock = Clock()
     play = fake_play(clock, {"pimc": 0.004, "heuristic": 0.0})
     pk, res, n, took = b.run(["pimc", "heuristic"], play, 4.0, 1, 5_000, clock=clock)
-    assert pk.policy == "pimc" and n == res[0].shape[-1] and 400 <= n <= 1000
+    assert pk.policy == "pimc" and n == res[0].shape[-1] and b.MIN_SAMPLES <= n <= 1000
     assert list(res[0][0]) == list(range(n))                  # samples 0 .. n-1, no gap
     assert took <= 4.0 + b.CHUNK_SECONDS + 1e-9
 
