@@ -60,3 +60,25 @@ def test_a_real_sigint_during_a_long_run_exits_130(tmp_path):
     assert text.strip().splitlines() == [
         "interrupted (Ctrl-C); finished chunks are kept and the same command resumes"]
     assert os.path.exists(out / "run.json")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_sigint_while_the_libraries_load_exits_130(tmp_path):
+    """Ctrl-C in the first moments, while the CLI and its libraries are imported (before
+    any command runs): one line and 130 from the console script's guard (cli.entry), not
+    an import traceback (it was one at 0.5 s).  The signal is sent as click is imported."""
+    guarded = ("import signal, sys, os, builtins; "
+               "real = builtins.__import__\n"
+               "def imp(name, *a, **k):\n"
+               "    if name == 'click': os.kill(os.getpid(), signal.SIGINT)\n"
+               "    return real(name, *a, **k)\n"
+               "builtins.__import__ = imp\n"
+               "sys.argv = ['tricksim', 'rules', 'schnapsen']\n"
+               "from cli.entry import main\n"
+               "main()\n")
+    res = subprocess.run([sys.executable, "-c", guarded], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert res.returncode == 130, res.stderr
+    assert "Traceback" not in res.stderr
+    assert res.stderr.strip() == "interrupted (Ctrl-C) while starting; nothing was run"
