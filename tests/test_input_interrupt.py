@@ -39,7 +39,7 @@ def test_a_real_sigint_during_a_long_run_exits_130(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "simulate", "schadenfreude", "--games", "100000000",
-         "--summary-only", "--seed", "1", "--out", str(out)],
+         "--policy", "random", "--summary-only", "--seed", "1", "--out", str(out)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         # a shell may have started us with SIGINT ignored, which children inherit
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

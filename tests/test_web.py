@@ -136,11 +136,12 @@ def test_hint_numbers_equal_tricksim_analyse(client, tmp_path, invoke):
     r = new_game(client)
     sid = str(r.url).rsplit("/", 1)[1]
     h = client.get(f"/play/{sid}/hint").text
-    m = re.search(r"--deal (\d+) --at (\d+) --worlds (\d+)", h)
+    m = re.search(r"--deal (\d+) --at (\d+) --worlds (\d+) --seed 1 --policy ([^<\s]+)", h)
     first = re.search(r"<tr><td>([^<]+)</td><td>([^<]+)</td>", h.split("id=analysis>")[1])
     r = play_out(client, client.get(f"/play/{sid}"))
     (tmp_path / "g.jsonl").write_text(client.get(f"/play/{sid}/record.jsonl").text)
-    res = invoke("analyse", "g.jsonl", "--deal", m[1], "--at", m[2], "--worlds", m[3])
+    res = invoke("analyse", "g.jsonl", "--deal", m[1], "--at", m[2], "--worlds", m[3],
+                 "--policy", m[4])
     assert res.exit_code == 0, res.output
     row = next(line for line in res.stdout.splitlines() if f" {first[1]} " in line)
     assert first[2] in row

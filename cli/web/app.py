@@ -27,7 +27,7 @@ from simcore.errors import TricksimError
 
 from .files import PathRefused, entries, inside, relative
 from .html import card, card_button, error_box, esc, page, pre, table
-from .session import IllegalAction, PlaySession, analyse_budget
+from .session import IllegalAction, PlaySession, analyse_budget, analysis_policy
 
 #: games kept in memory (the oldest is dropped beyond this)
 MAX_SESSIONS = 200
@@ -226,10 +226,10 @@ def make_app(folder, token: str | None = None) -> Starlette:
             key = len(s.log)
             if key not in s.hints:
                 rec, deal, at = s.position()
-                s.hints[key] = (analyse_budget(rec, deal, at), deal, at)
-            (pos, worlds, took), deal, at = s.hints[key]
+                s.hints[key] = (analyse_budget(rec, deal, at), deal, at, analysis_policy(rec))
+            (pos, worlds, took), deal, at, policy = s.hints[key]
         cmd = (f"tricksim analyse SAVED.jsonl --deal {deal} --at {at} --worlds {worlds} "
-               "--seed 1")
+               f"--seed 1 --policy {policy}")
         return game_page(s, hint=analysis_html(pos, worlds, took, cmd, mark_actual=False))
 
     def record_file(request: Request):
@@ -393,7 +393,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
             file_txt = q.get("path") or "RECORD.jsonl"
             index = _int(q.get("index"), "index", 0)
             cmd = (f"tricksim analyse {file_txt} --index {index} --deal {deal} --at {at} "
-                   f"--worlds {used} --seed 1")
+                   f"--worlds {used} --seed 1 --policy {analysis_policy(rec)}")
             analysis = analysis_html(pos, used, took, cmd, mark_actual=True)
         elif not over:
             analysis = (f"<p><a class=act data-key=a href='/study/view?{src}&deal={deal}"

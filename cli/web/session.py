@@ -214,13 +214,23 @@ def analyse_budget(record: dict, deal: int, at: int, budget: float = 2.0,
     ``budget`` seconds (from 8 to analyse's default 200), or exactly ``worlds``.
     Returns (Position, worlds used, seconds)."""
     from simcore.analysis import analyse_position
+    policy = analysis_policy(record)
     t0 = time.perf_counter()
     if worlds is None:
         probe = 8
-        pos = analyse_position(record["game"], record, deal, at, None, probe, False, seed)
+        pos = analyse_position(record["game"], record, deal, at, policy, probe, False, seed)
         took = time.perf_counter() - t0
         worlds = max(probe, min(200, int(probe * (budget - took) / max(took, 1e-3))))
         if worlds == probe:
             return pos, probe, time.perf_counter() - t0
-    pos = analyse_position(record["game"], record, deal, at, None, worlds, False, seed)
+    pos = analyse_position(record["game"], record, deal, at, policy, worlds, False, seed)
     return pos, worlds, time.perf_counter() - t0
+
+
+def analysis_policy(record: dict) -> str:
+    """The player a hint's worlds are played out by: the game's analysis player under the
+    record's rules (fast enough for a couple of seconds; ``tricksim analyse --policy``
+    with it gives the same numbers)."""
+    from simcore.games import get_game
+    g = get_game(record["game"])
+    return g.contract(g.rulebook.from_dict(record["rules"])).analysis_policy
