@@ -389,8 +389,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     worlds within ``budget`` seconds give a useful interval (at most ``worlds``; see
     ``simcore.budget``), the lines naming it and comparing cheaper players in
     ``Position.lines``."""
-    import importlib
-    from .games import get_game
+    from .games import get_game, get_hand
     g = get_game(game)
     rules = g.rulebook.from_dict(record["rules"])
     eng = g.engine(rules)
@@ -436,7 +435,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
             r.diff = r.mean - res[best].mean
             r.diff_low = r.diff_high = math.nan
         return Position(seat, acts, labels, actual, res, best, 0, 0, True)
-    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    mod = get_hand(game)
     acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
     labels = [eng.describe(a) for a in acts]
     sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),

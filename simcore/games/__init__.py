@@ -1,58 +1,89 @@
-"""The game registry: a new game is a subpackage plus one line here.
+"""The game registry: a new game is a package plus one ``register_game`` call.
 
-Every game subpackage has ``rules.py`` (its ``RULEBOOK``) and exposes ``GAME``
-(a ``simcore.games.base.Game``)."""
-from importlib import import_module
-
+Every game package declares a ``simcore.protocols.GameEntry`` (its ``ENTRY``): its name
+and a loader for each plug-in point (the ``Game``, its rule book, players, narrator and
+hand analysis; the Protocols in ``simcore.protocols`` say what each must provide).
+Generic code asks this module for them; nothing finds a game's module by its name.
+Loading the registry imports no kernels: the rule books and players lists load in a
+fraction of a second (``tricksim --help``, ``tricksim rules``)."""
 from ..errors import TricksimError
+from ..protocols import GameEntry
+from . import schadenfreude, schnapsen, wendish
 
-REGISTRY = {
-    "schadenfreude": "simcore.games.schadenfreude",
-    "schnapsen": "simcore.games.schnapsen",
-    "wendish": "simcore.games.wendish",
-}
+#: the registered games by name, in the order help and listings show them
+REGISTRY: dict[str, GameEntry] = {}
+
+
+def register_game(entry: GameEntry) -> None:
+    """Add a game (its package's ``ENTRY``) to the registry; every command, the API and
+    the conformance test then take it.  ValueError for a name already taken."""
+    if not isinstance(entry, GameEntry):
+        raise ValueError(f"register_game takes a GameEntry, not {type(entry).__name__}")
+    if entry.name in REGISTRY and REGISTRY[entry.name] != entry:
+        raise ValueError(f"a game called {entry.name!r} is registered already")
+    REGISTRY[entry.name] = entry
+
+
+register_game(schadenfreude.ENTRY)
+register_game(schnapsen.ENTRY)
+register_game(wendish.ENTRY)
+
+#: the games tricksim ships (registered above; a game registered later, such as the
+#: tests' toy game, is not among them)
+BUILT_IN = tuple(REGISTRY)
+
+
+def game_entry(name: str) -> GameEntry:
+    """The registry entry of a game by name; TricksimError for an unknown one."""
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY)) from None
 
 
 def get_game(name: str):
-    """The ``GAME`` object of a game by name; TricksimError for an unknown one."""
-    if name not in REGISTRY:
-        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
-    return import_module(REGISTRY[name]).GAME
+    """The ``Game`` object of a game by name; TricksimError for an unknown one."""
+    return game_entry(name).game()
 
 
 def get_rulebook(name: str):
-    """A game's rule options and presets (``<game>/rules.py``'s RULEBOOK) without
-    importing its kernels: what ``tricksim rules`` needs, in a fraction of a second."""
-    if name not in REGISTRY:
-        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
-    return import_module(REGISTRY[name] + ".rules").RULEBOOK
+    """A game's rule options and presets (its ``RULEBOOK``) without importing its
+    kernels: what ``tricksim rules`` needs, in a fraction of a second."""
+    return game_entry(name).rulebook()
+
+
+def get_players(name: str):
+    """A game's players (a ``simcore.protocols.PlayersProtocol``: ``PLAYERS``,
+    ``PIMC_DEFAULTS``, ``DESIGN_PLAYERS``, ``policy_help`` ...), no kernels imported."""
+    return game_entry(name).players()
+
+
+def get_narrator(name: str):
+    """A game's ``Narrator`` class (``simcore.protocols.NarratorProtocol``)."""
+    return game_entry(name).narrator()
+
+
+def get_hand(name: str):
+    """A game's hand and position analysis (``simcore.protocols.HandProtocol``)."""
+    return game_entry(name).hand()
 
 
 def get_policy_help(name: str) -> list[str]:
-    """A game's players, one line each (``<game>/players.py``), without importing its
-    kernels; a game without that module lists its policy names."""
-    if name not in REGISTRY:
-        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
-    try:
-        module = import_module(REGISTRY[name] + ".players")
-    except ModuleNotFoundError as exc:
-        if exc.name != REGISTRY[name] + ".players":
-            raise
-        return list(get_game(name).policies)
-    return module.policy_help()
+    """A game's players, one line each, without importing its kernels."""
+    return get_players(name).policy_help()
 
 
 def players_help() -> str:
     """Every game's players and the pimc player's defaults in one sentence, for the
-    ``--policy`` help of every command (from ``<game>/players.py``: its ``PLAYERS`` and
-    ``PIMC_DEFAULTS``; no kernels imported, so ``--help`` stays fast)."""
+    ``--policy`` help of every command (each game's ``PLAYERS`` and ``PIMC_DEFAULTS``;
+    no kernels imported, so ``--help`` stays fast)."""
     parts = []
-    for name, package in REGISTRY.items():
-        module = import_module(package + ".players")
+    for name in REGISTRY:
+        players = get_players(name)
         listed = []
-        for player in module.PLAYERS:
+        for player in players.PLAYERS:
             if player == "pimc":
-                defaults = ", ".join(f"{k}={v}" for k, v in module.PIMC_DEFAULTS.items())
+                defaults = ", ".join(f"{k}={v}" for k, v in players.PIMC_DEFAULTS.items())
                 player += f" (defaults {defaults})"
             listed.append(player)
         parts.append(f"{name}: {', '.join(listed)}")
@@ -65,23 +96,17 @@ def game_names():
     return list(REGISTRY)
 
 
-def _players_module(name: str):
-    if name not in REGISTRY:
-        raise TricksimError(f"unknown game '{name}'; games: " + ", ".join(REGISTRY))
-    return import_module(REGISTRY[name] + ".players")
-
-
 def design_players(name: str) -> list[str]:
     """The players a designer's run of this game seats when none are given (its
-    ``players.py``'s ``DESIGN_PLAYERS``: one name for every seat, or one per seat)."""
-    return _players_module(name).DESIGN_PLAYERS.split(",")
+    ``DESIGN_PLAYERS``: one name for every seat, or one per seat)."""
+    return get_players(name).DESIGN_PLAYERS.split(",")
 
 
 def random_play_note(name: str, policies) -> str:
     """One sentence saying that random play distorts this game's figures, when a seat of
     ``policies`` (canonical names) is random and the game declares why
-    (``RANDOM_DISTORTS`` in its ``players.py``); else ""."""
-    why = _players_module(name).RANDOM_DISTORTS
+    (its players' ``RANDOM_DISTORTS``); else ""."""
+    why = get_players(name).RANDOM_DISTORTS
     if not why or "random" not in policies:
         return ""
     return f"note: random players in {name}: {why}; --policy expert for play that means something"
