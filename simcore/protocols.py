@@ -1,9 +1,11 @@
 """The game contract in code: what a game hands to generic code, and how it is registered.
 
-A game is one package registered by one call, ``simcore.games.register_game(ENTRY)``,
-where ``ENTRY`` is the :class:`GameEntry` the package declares (in its ``__init__``).
-The entry's loaders hand over each plug-in point; generic code asks the registry for
-them and never finds a module by a formatted name.  Each plug-in point is a Protocol
+A game is one package registered by one call, ``simcore.registry.register_game(entry)``,
+where ``entry`` is a :class:`GameEntry`: the game's name and a loader per plug-in point,
+each an entry point naming the package's module literally (the games tricksim ships
+are declared in ``simcore/registry.py``, the tests' toy game in its own
+``tests/toygame/__init__.py``).  Generic code asks the registry for the plug-ins and
+never finds a module by a formatted name.  Each plug-in point is a Protocol
 here, checked for every registered game by ``tests/test_conformance.py`` (``isinstance``
 with ``runtime_checkable`` and the methods' parameters):
 

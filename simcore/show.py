@@ -9,7 +9,7 @@ Nothing here knows a game's cards or phases.
 from __future__ import annotations
 
 from .errors import ReplayError, TricksimError
-from .games import REGISTRY, get_game, get_narrator
+from .registry import REGISTRY, get_game, get_narrator
 from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
 from .text import counted
 

@@ -37,8 +37,7 @@ def test_the_default_players_and_the_records_match_the_batch(tmp_path):
     g = get_game("toygame")
     rules = g.build_rules(preset="duel")
     run = simulate("toygame", rules, None, 30, 9, threads=1)
-    assert list(run.summary["seats"]["policy"]) == ["random", "random"] or \
-        list(run.summary["seats"]["policy"])       # the API's default: random
+    assert list(run.summary["seats"]["policy"]) == ["random", "random"]   # the API's default
     first = run.tables["games"].iloc[4]
     rec = g.record(rules, ["random", "random"], [0, 0], 9, 4)
     assert [int(first["score_0"]), int(first["score_1"])] == rec["result"]["points"]
@@ -67,5 +66,8 @@ def test_hand_and_analyse(invoke):
                  "--policy", "heuristic")
     assert res.exit_code == 0, res.output
     assert "consistent with seat" in res.output and "the record played: play" in res.output
+    # a game without an open-card solver (no ``open_values``) says so in one line
+    res = invoke("analyse", "r.jsonl", "--at", 2, "--open")
+    assert res.exit_code == 1 and "--open: toygame has no open-card solver" in res.stderr
     res = invoke("hand", "toygame", "--hand", "AC XX")
     assert res.exit_code == 1 and "not a card" in res.stderr

@@ -1,19 +1,6 @@
 """Schadenfreude: rules, kernels, players and records (see the package modules)."""
 
-from ...protocols import GameEntry, entry_point
-
-__all__ = ["GAME", "ENTRY"]
-
-#: what the registry hands over (``simcore.games.register_game``); nothing is imported
-#: before it is asked for
-ENTRY = GameEntry(
-    name="schadenfreude",
-    rulebook=entry_point("simcore.games.schadenfreude.rules:RULEBOOK"),
-    game=entry_point("simcore.games.schadenfreude.game:GAME"),
-    players=entry_point("simcore.games.schadenfreude.players"),
-    narrator=entry_point("simcore.games.schadenfreude.show:Narrator"),
-    hand=entry_point("simcore.games.schadenfreude.hand"),
-)
+__all__ = ["GAME"]
 
 
 def __getattr__(name):

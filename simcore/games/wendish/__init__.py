@@ -1,20 +1,7 @@
 """Wendish Schafkopf (Wendischer Schafkopf) and its variants Dreiwendsch, Dreiwendsch
 with sharp cards and Officers' Schafkopf."""
 
-from ...protocols import GameEntry, entry_point
-
-__all__ = ["GAME", "ENTRY"]
-
-#: what the registry hands over (``simcore.games.register_game``); nothing is imported
-#: before it is asked for
-ENTRY = GameEntry(
-    name="wendish",
-    rulebook=entry_point("simcore.games.wendish.rules:RULEBOOK"),
-    game=entry_point("simcore.games.wendish.game:GAME"),
-    players=entry_point("simcore.games.wendish.players"),
-    narrator=entry_point("simcore.games.wendish.show:Narrator"),
-    hand=entry_point("simcore.games.wendish.hand"),
-)
+__all__ = ["GAME"]
 
 
 def __getattr__(name):
