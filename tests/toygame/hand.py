@@ -12,8 +12,8 @@ import numpy as np
 from simcore.analysis import Choice, HandSetup, free_cards, parse_cards, place
 from simcore.errors import TricksimError
 
-from .engine import (N_CARDS, POLICIES, S_HAND, S_POINTS, S_RNG, Engine, card_name, cards_of,
-                     parse_card, start, stream, winner)
+from .engine import (N_CARDS, POLICIES, S_HAND, S_POINTS, S_RNG, STATE_SIZE, SUITS, Engine,
+                     card_name, cards_of, parse_card, start, stream, winner)
 
 WIN_MEANS = "win = the owner has the most points alone"
 SCORE_UNIT = "score = the owner's points"
@@ -52,7 +52,7 @@ def play(rules, setup_: HandSetup, pids, seed: int, first: int, n: int):
     names = [POLICIES[int(p)] for p in pids]
     scores = np.zeros((1, n), np.int64)
     wins = np.zeros((1, n), np.int64)
-    st = np.zeros(17, np.int64)
+    st = np.zeros(STATE_SIZE, np.int64)
     for i in range(n):
         rng = np.random.default_rng([seed, first + i])
         slots = setup_.template.copy()
@@ -78,7 +78,7 @@ def position_info(eng, record, deal, at, st):
         seat, card = eng.to_move(x), eng.action_from_record(x, item)
         trick = eng.view(x, seat)["trick"]
         if trick and trick[0][1][1] != card_name(card)[1]:
-            voids[seat] |= 0xF << 4 * "CSH".index(trick[0][1][1])
+            voids[seat] |= 0xF << 4 * SUITS.index(trick[0][1][1])
         eng.apply(x, card)
     return voids
 
