@@ -59,12 +59,11 @@ POSITIONS = {
 
 def position(name):
     """(g, rules, hand module, setup) of a named position."""
-    import importlib
-    from simcore.games import get_game
+    from simcore.games import get_game, get_hand
     game, ropts, hopts = POSITIONS[name]
     g = get_game(game)
     rules = g.build_rules(ropts.get("preset"), None, (), ropts.get("players"))
-    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    mod = get_hand(game)
     su = mod.setup(rules, hopts.get("seat", 0), hopts.get("dealer"), hopts["hand"],
                    hopts.get("known", []), trump_card=hopts.get("trump_card"))
     return g, rules, mod, su

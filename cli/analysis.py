@@ -1,21 +1,16 @@
 """``tricksim hand`` and ``tricksim analyse``: one hand, one position."""
 from __future__ import annotations
 
-import importlib
 import time
 
 import click
 
 from simcore.errors import TricksimError
 from simcore.budget import DEFAULT_BUDGET, MIN_SAMPLES, check_budget, check_threads
-from simcore.games import game_names, get_game, players_help
+from simcore.games import get_game, get_hand, players_help
 from simcore.text import counted
 
-GAMES = click.Choice(game_names())
-
-
-def _hand_module(game: str):
-    return importlib.import_module(f"simcore.games.{game}.hand")
+from cli.games import GAMES
 
 
 def _budget_options(noun: str, cap_option: str):
@@ -126,7 +121,7 @@ def register(cli, rule_options, user_errors):
         if policy is not None:
             g.policy_ids(policy.split(","), rules)      # a bad --policy before any work
         _note_cold_cache(game)
-        mod = _hand_module(game)
+        mod = get_hand(game)
         n = g.seats(rules)
         su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
                        takes_skat=takes_skat)

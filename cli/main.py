@@ -20,7 +20,7 @@ from simcore.errors import TricksimError
 from simcore.text import counted, noun_for
 from simcore.games import design_players, game_names, get_game, players_help
 
-GAMES = click.Choice(game_names())
+from cli.games import GAMES
 
 #: the --policy help of simulate, sweep and compare (the players from each game's
 #: players.py, so it cannot go stale)

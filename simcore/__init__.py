@@ -22,7 +22,7 @@ ignore_ctrl_c_in_a_starting_worker()
 _LAZY = {
     "simulate": "runner", "write_records": "runner", "write_run": "runner",
     "RunResult": "runner", "sweep": "sweep", "compare": "sweep", "engine": "engine",
-    "get_game": "games", "game_names": "games", "RunSettings": "settings",
+    "get_game": "registry", "game_names": "registry", "RunSettings": "settings",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

@@ -20,6 +20,7 @@ from numba import njit
 
 from .bits import game_stream, shuffle_inplace
 from .errors import TricksimError
+from .stats import wilson  # noqa: F401  (analysis.wilson: callers import it here)
 from .text import counted
 
 _Z = 1.959963984540054
@@ -215,17 +216,6 @@ class ChoiceResult:
     diff_high: float = 0.0
 
 
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """Rate with its 95% Wilson interval."""
-    if n <= 0:
-        return math.nan, math.nan, math.nan
-    p = k / n
-    d = 1 + _Z * _Z / n
-    c = (p + _Z * _Z / (2 * n)) / d
-    h = _Z * math.sqrt(p * (1 - p) / n + _Z * _Z / (4 * n * n)) / d
-    return p, max(0.0, c - h), min(1.0, c + h)
-
-
 def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
     """Mean with its 95% normal interval (NaN bounds for fewer than 2 values)."""
     n = len(x)
@@ -389,8 +379,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     worlds within ``budget`` seconds give a useful interval (at most ``worlds``; see
     ``simcore.budget``), the lines naming it and comparing cheaper players in
     ``Position.lines``."""
-    import importlib
-    from .games import get_game
+    from .registry import get_game, get_hand
     g = get_game(game)
     rules = g.rulebook.from_dict(record["rules"])
     eng = g.engine(rules)
@@ -436,7 +425,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
             r.diff = r.mean - res[best].mean
             r.diff_low = r.diff_high = math.nan
         return Position(seat, acts, labels, actual, res, best, 0, 0, True)
-    mod = importlib.import_module(f"simcore.games.{game}.hand")
+    mod = get_hand(game)
     acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
     labels = [eng.describe(a) for a in acts]
     sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),

@@ -254,7 +254,7 @@ def paired_rate(strong: np.ndarray, cheap: np.ndarray) -> tuple[float, float, fl
     samples, ``strong - cheap``: the paired t test (the sign test where every sample
     differs by the same amount; interval and p NaN with fewer than 2 samples or where
     both agree on every sample: nothing to test)."""
-    from .sweep import paired_test
+    from .stats import paired_test
     s = np.asarray(strong, np.float64)
     c = np.asarray(cheap, np.float64)
     if len(s) < 2 or np.array_equal(s, c):
@@ -272,7 +272,7 @@ def sensitivity(strong_name: str, strong_wins: np.ndarray,
     samples (``what``: which figure, ``noun``: deal or world, ``subject``: "this hand"),
     the paired difference with its 95% interval, and the verdict worded as evidence
     (Holm across the cheaper players)."""
-    from .analysis import wilson
+    from .stats import wilson
     from .stats import evidence_words, format_p, holm
     if not cheap:
         return []

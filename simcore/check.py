@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import TricksimError
-from .games import get_game
+from .registry import get_game
 from .settings import RunSettings
 from .stats import holm, markdown_table, write_csv, write_text
 from .text import counted
@@ -370,7 +370,7 @@ def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSetti
     ({label: RuleSet}, the first the baseline) on the same deals, and each later rule
     set's edge minus the first's, paired deal by deal (Holm-adjusted across them)."""
     from .cluster import open_executor
-    from .sweep import paired_test
+    from .stats import paired_test
     g = get_game(game)
     first = next(iter(rule_sets.values()))
     m = edge_measure(g.contract(first))

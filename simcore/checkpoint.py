@@ -605,3 +605,16 @@ def _short(v) -> str:
         return ",".join(map(str, v))
     return str(v)
 
+
+def recorded_seed(variants: Path):
+    """The seed of an unfinished run checkpointed in a folder below ``variants`` (a
+    sweep's variants, a rotated run's rotations), else None."""
+    for path in sorted(variants.glob("*/run.json")):
+        try:
+            info = json.loads(path.read_text(encoding="utf-8"))
+            seed = info.get("plan", {}).get("seed") if info.get("status") == "running" else None
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(seed, int):
+            return seed
+    return None

@@ -9,8 +9,8 @@ resumed run finds its chunk files.  An explicit ``--chunk-size`` wins.
 - Players that do not search cost about a microsecond a game: chunks of
   ``DEFAULT_CHUNK`` games (the kernels' batch size) as before.
 - A run where some seat searches (``pimc``) gets chunks of about ``CHUNK_SECONDS`` of
-  one core's work, from the players' own estimate (each game's ``players.py``
-  declares ``search_seconds(names)``: pimc's worlds times a per-game constant).  Such
+  one core's work, from the players' own estimate (each game's players declare
+  ``search_seconds(names, rules)``: pimc's worlds times a per-game constant).  Such
   chunks are played several at a time, one per thread (``cluster.LocalExecutor``) or
   per Dask worker, so every thread has work, progress comes every few seconds, and a
   kill -9 loses at most the chunks in flight.  Results do not depend on the plan: each
@@ -22,7 +22,6 @@ What finishing chunks teach (the measured rate) refines the ETA only.
 from __future__ import annotations
 
 import re
-from importlib import import_module
 
 #: games per chunk when no player searches (the kernels' batch size)
 DEFAULT_CHUNK = 1 << 16
@@ -43,17 +42,12 @@ def pimc_worlds(name: str, default: int) -> int | None:
 
 def search_seconds(game: str, names, rules=None) -> float:
     """One core's seconds a game of ``game`` under ``rules`` (None: the default preset)
-    costs with these (canonical) players, as the game's ``players.py`` estimates it;
-    0.0 when no seat searches (or the game declares no estimate)."""
-    from .games import REGISTRY
-    module = import_module(REGISTRY[game] + ".players")
-    estimate = getattr(module, "search_seconds", None)
-    if estimate is None:
-        return 0.0
+    costs with these (canonical) players, as the game's players estimate it
+    (``search_seconds``); 0.0 when no seat searches."""
+    from .registry import get_players, get_rulebook
     if rules is None:
-        from .games import get_rulebook
         rules = get_rulebook(game).build()
-    return float(estimate(list(names), rules))
+    return float(get_players(game).search_seconds(list(names), rules))
 
 
 def cost_chunk_size(seconds_per_game: float, target: float | None = None) -> int:

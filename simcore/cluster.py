@@ -66,7 +66,7 @@ def play_chunk(game: str, rules_state, policies, seed: int, start: int, count: i
     """
     import numba
 
-    from .games import get_game
+    from .registry import get_game
 
     g = get_game(game)
     rules = rules_state if not isinstance(rules_state, tuple) else \
@@ -95,10 +95,16 @@ def _worker_numba_threads() -> int:
         return top
 
 
-def warm_up(game: str, rules_state, policies) -> int:
-    """Play one game so the worker loads (or compiles) the kernels; returns its pid."""
-    play_chunk(game, rules_state, policies, 0, 0, 1, True, 1)
-    return os.getpid()
+def resolve_threads(threads: int | None) -> int:
+    """The thread count to use; a clear error above what numba was started with."""
+    import numba
+    top = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return top
+    if threads < 1 or threads > top:
+        raise TricksimError(f"--threads {threads} is not allowed; allowed: 1 to {top} "
+                            "(set NUMBA_NUM_THREADS to allow more)")
+    return threads
 
 
 class LocalExecutor:
@@ -446,7 +452,6 @@ def open_executor(settings, client=None):
     ``client`` is given; else ``threads`` numba threads in this process.
     A sweep, comparison or batch opens one and plays all of its runs on it.
     """
-    from .runner import resolve_threads
     executor = make_executor(resolve_threads(settings.threads), settings.scheduler,
                              settings.workers,
                              client, dashboard=settings.dashboard,

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .errors import ApiError, TricksimError
-from .games import get_game
+from .registry import get_game
 from .options import RuleSet
 from .text import counted
 
@@ -206,7 +206,7 @@ class EngineBase:
                            f"{type(record).__name__}")
         game = record.get("game")
         if game != self.game:
-            from .games import REGISTRY
+            from .registry import REGISTRY
             if isinstance(game, str) and game in REGISTRY:
                 raise ApiError(f"this is a {game} record; this engine plays {self.game} "
                                f"(read it with engine('{game}', ...))")

@@ -133,7 +133,7 @@ _BLOCK = re.compile(r"(<!-- observation:(\w+) -->\n)(.*?)(<!-- /observation -->)
 def render_docs(text: str) -> str:
     """``text`` with every ``<!-- observation:GAME -->`` ... ``<!-- /observation -->``
     block replaced by GAME's field table under its default rules."""
-    from .games import get_game
+    from .registry import get_game
 
     def block(m):
         g = get_game(m.group(2))

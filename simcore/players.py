@@ -280,7 +280,7 @@ def play_games(game: str, rules, policies, games: int, seed: int, *, start: int 
                timeout: float | None = DEFAULT_TIMEOUT, progress=None, seats=None) -> list[dict]:
     """Records of games ``start .. start + games - 1`` of run ``seed`` with ``policies``
     (one per seat or one for all: built-in names, ``MODULE:ATTR``, callables or objects)."""
-    from .games import get_game
+    from .registry import get_game
     g = get_game(game)
     rules = g.build_rules() if rules is None else rules
     eng = g.engine(rules)
@@ -297,7 +297,7 @@ def play_games(game: str, rules, policies, games: int, seed: int, *, start: int 
 def seat_summary(game: str, rules, records: list[dict], names: list[str]):
     """Per-seat standing (win rate, or mean score) with 95% intervals, from records."""
     import pandas as pd
-    from .games import get_game
+    from .registry import get_game
     from .stats import mean_ci, rate_ci
     g = get_game(game)
     spec = g.engine(rules).observation_spec
@@ -348,7 +348,7 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
     import json
     from .bits import seed_from_entropy
     from .folders import own
-    from .games import get_game
+    from .registry import get_game
     from .stats import write_csv, write_json, write_text
     g = get_game(game)
     seed = seed_from_entropy() if seed is None else int(seed)

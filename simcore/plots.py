@@ -186,7 +186,7 @@ def plot_seat_measure(result, path) -> Path:
 # ----- game.png -------------------------------------------------------------------
 def game_metric_names(result) -> list[str]:
     """Every game-level figure of any variant, in first-seen order, counts left out."""
-    from .games import get_game
+    from .registry import get_game
     game = get_game(result.game)
     names: list[str] = []
     for r in result.runs:
@@ -199,7 +199,7 @@ def game_metric_names(result) -> list[str]:
 
 def game_figure(result):
     """The game-level plot (see :func:`plot_game_metrics`) as a matplotlib Figure."""
-    from .games import get_game
+    from .registry import get_game
     game = get_game(result.game)
     frames = [game.game_metrics(r.summary, r.rules) for r in result.runs]
     means = set()

@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import ReplayError, TricksimError
 from .text import counted
-from .games import REGISTRY, get_game
+from .registry import REGISTRY, get_game
 
 
 @dataclass

@@ -33,9 +33,11 @@ import pandas as pd
 from scipy import stats as _st
 
 from .errors import TricksimError
-from .games import get_game
+from .registry import get_game
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
+from .checkpoint import recorded_seed
+from .stats import MIN_PAIRED_GAMES, paired_test
 from .text import counted
 from .verdict import NOT_PAIRED, adjust_family, paired_kind
 
@@ -128,7 +130,6 @@ def summarize_rotated(rot: RotatedRun) -> None:
     """Fill ``rot.table`` (per policy) and ``rot.differences`` (each later policy
     minus the first, paired by deal), from the tables, or from the summaries
     (conservative, unpaired) when the runs kept none."""
-    from .sweep import MIN_PAIRED_GAMES, paired_test
     contract = rot.runs[0].contract
     groups = policy_groups(rot.policies)
     rows, diffs = [], []
@@ -250,8 +251,7 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
     s = settings_from(settings, games=games, seed=seed, **options)
     seed = s.seed
     if seed is None and out is not None and s.resume:
-        from .sweep import _recorded_seed
-        seed = _recorded_seed(Path(out) / "rotations")
+        seed = recorded_seed(Path(out) / "rotations")
     s = s.replace(seed=seed_from_entropy() if seed is None else seed)
     shifts = rotations(names)
     from .folders import own

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import numba
 import pandas as pd
 
 from . import __version__
 from .bits import seed_from_entropy
 from .checkpoint import FORMAT
+from .cluster import WorkersDied, open_executor, resolve_threads
 from .errors import TricksimError
-from .games import get_game
+from .registry import get_game
 from .options import RuleSet
 from .progress import report_decisions
 from .settings import UNSET, RunSettings, settings_from
@@ -104,17 +104,6 @@ class RunResult:
         return n, per_s
 
 
-def resolve_threads(threads: int | None) -> int:
-    """The thread count to use; a clear error above what numba was started with."""
-    top = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return top
-    if threads < 1 or threads > top:
-        raise TricksimError(f"--threads {threads} is not allowed; allowed: 1 to {top} "
-                            "(set NUMBA_NUM_THREADS to allow more)")
-    return threads
-
-
 def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET,
              seed=UNSET, *, settings: RunSettings | None = None,
              progress: Callable[[int, int], None] | None = None, out=None, client=None,
@@ -189,7 +178,6 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
                             f"integer, at most {MAX_CHUNK}")
     from .checkpoint import RunPlan
-    from .cluster import open_executor
     plan = RunPlan(game, rules, tuple(names), seed, s.games, chunk, bool(s.summary_only))
     if records is not None:             # compile the records kernel before the clock
         g.records_jsonl(rules, list(names), ids, seed, 0, 1)
@@ -280,7 +268,6 @@ def _play_chunked(plan, executor, threads: int, out, resume: bool,
     lazily (nothing proportional to the run's length is built up front).
     """
     from .checkpoint import ChunkStore, encode_aggregates
-    from .cluster import WorkersDied
     g = get_game(plan.game)
     store = ChunkStore.open(out, plan, resume) if out is not None else None
     if store is not None:

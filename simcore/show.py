@@ -2,24 +2,21 @@
 
 Generic: picking a record from a JSON Lines file, checking it as ``replay``
 does, stepping it through its game's engine and handing each step to the
-game's narrator (``simcore/games/<game>/show.py``: a ``Narrator`` class that
+game's narrator (its registry entry's ``narrator``: a ``Narrator`` class that
 turns deal starts, actions, deal ends and the result into lines of text).
 Nothing here knows a game's cards or phases.
 """
 from __future__ import annotations
 
-import importlib
-
 from .errors import ReplayError, TricksimError
-from .games import REGISTRY, get_game
+from .registry import REGISTRY, get_game, get_narrator
 from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
 from .text import counted
 
 
 def narrator_class(game: str):
-    """The ``Narrator`` class of ``game`` (its package's ``show`` module)."""
-    package = type(get_game(game)).__module__.rsplit(".", 1)[0]
-    return importlib.import_module(package + ".show").Narrator
+    """The ``Narrator`` class of ``game`` (as its registry entry hands it over)."""
+    return get_narrator(game)
 
 
 def pick_record(path, index: int | None = None) -> tuple[str, object]:

@@ -37,6 +37,17 @@ def _st():
     return stats
 
 
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Rate with its 95% Wilson interval."""
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    p = k / n
+    d = 1 + _Z * _Z / n
+    c = (p + _Z * _Z / (2 * n)) / d
+    h = _Z * math.sqrt(p * (1 - p) / n + _Z * _Z / (4 * n * n)) / d
+    return p, max(0.0, c - h), min(1.0, c + h)
+
+
 def rate_ci(k, n):
     """Rate ``k/n`` with its 95% Wilson interval: (rate, low, high); NaN when n = 0."""
     k, n = int(k), int(n)
@@ -501,6 +512,35 @@ def holm(pvalues) -> list[float]:
         running = max(running, min(1.0, (m - rank) * p))
         out[i] = running
     return out
+
+
+#: fewest games for a paired test: the t test treats the mean per-game difference as
+#: normal, and for differences that take a few values (a win: -1, 0 or 1) the usual
+#: rule for the central limit theorem to make that good enough is about 30 pairs;
+#: below it (and at 1 game, where no spread can be estimated at all) a p-value would
+#: be a guess, so the figures are given without a test
+MIN_PAIRED_GAMES = 30
+
+
+def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
+    """(low, high, p-value) of the mean paired difference ``xb - xa``.
+
+    Scipy's paired t test (``ttest_rel``) with its 95% interval.  Where every
+    game differs by the same amount the t test is undefined: the interval is
+    that amount and the p-value the exact sign test's (1 when the amount is 0,
+    else 2 * 0.5**n).  NaN for all three with fewer than MIN_PAIRED_GAMES games.
+    """
+    diff = xb - xa
+    n = len(diff)
+    if n < MIN_PAIRED_GAMES:
+        return math.nan, math.nan, math.nan
+    mean = float(diff.mean())
+    if np.all(diff == diff[0]):
+        pvalue = 1.0 if mean == 0 else float(_st().binomtest(n, n).pvalue)
+        return mean, mean, pvalue
+    res = _st().ttest_rel(xb, xa)
+    ci = res.confidence_interval(0.95)
+    return float(ci.low), float(ci.high), float(res.pvalue)
 
 
 #: the level below which an adjusted p-value counts as evidence of a difference

@@ -18,13 +18,14 @@ import pandas as pd
 from scipy import stats as _st
 
 from .errors import TricksimError
-from .games import get_game
+from .registry import get_game
 from .options import RuleSet
 from .runner import RunResult, simulate
 from .settings import UNSET, RunSettings, settings_from
 from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
                     write_parquet, write_text)
-from .stats import evidence_words, format_p, tests_run
+from .stats import MIN_PAIRED_GAMES, evidence_words, format_p, paired_test, tests_run
+from .checkpoint import recorded_seed
 from .verdict import NOT_PAIRED, adjust_family, applies, few_games, paired_kind, ratio_kind
 from .text import counted
 
@@ -168,7 +169,7 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
     seed = s.seed
     if seed is None and out is not None and s.resume:
-        seed = _recorded_seed(Path(out) / "variants")
+        seed = recorded_seed(Path(out) / "variants")
     s = s.replace(seed=seed_from_entropy() if seed is None else seed, summary_only=True)
     book = g.rulebook
     total = s.games * len(built)
@@ -224,20 +225,6 @@ def build_variants(game: str, vary, preset=None, rules_file=None, assignments=()
         g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies, rules)
         built.append((assign, rules))
     return built
-
-
-def _recorded_seed(variants: Path):
-    """The seed of an unfinished sweep checkpointed under ``variants`` (else None)."""
-    import json
-    for path in sorted(variants.glob("*/run.json")):
-        try:
-            info = json.loads(path.read_text(encoding="utf-8"))
-            seed = info.get("plan", {}).get("seed") if info.get("status") == "running" else None
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(seed, int):
-            return seed
-    return None
 
 
 def index_column(names) -> str:
@@ -503,35 +490,6 @@ class CompareResult:
     #: the ``--a``/``--b`` texts, where known: reports name A and B by them
     spec_a: str = ""
     spec_b: str = ""
-
-
-#: fewest games for a paired test: the t test treats the mean per-game difference as
-#: normal, and for differences that take a few values (a win: -1, 0 or 1) the usual
-#: rule for the central limit theorem to make that good enough is about 30 pairs;
-#: below it (and at 1 game, where no spread can be estimated at all) a p-value would
-#: be a guess, so the figures are given without a test
-MIN_PAIRED_GAMES = 30
-
-
-def paired_test(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float]:
-    """(low, high, p-value) of the mean paired difference ``xb - xa``.
-
-    Scipy's paired t test (``ttest_rel``) with its 95% interval.  Where every
-    game differs by the same amount the t test is undefined: the interval is
-    that amount and the p-value the exact sign test's (1 when the amount is 0,
-    else 2 * 0.5**n).  NaN for all three with fewer than MIN_PAIRED_GAMES games.
-    """
-    diff = xb - xa
-    n = len(diff)
-    if n < MIN_PAIRED_GAMES:
-        return math.nan, math.nan, math.nan
-    mean = float(diff.mean())
-    if np.all(diff == diff[0]):
-        pvalue = 1.0 if mean == 0 else float(_st.binomtest(n, n).pvalue)
-        return mean, mean, pvalue
-    res = _st.ttest_rel(xb, xa)
-    ci = res.confidence_interval(0.95)
-    return float(ci.low), float(ci.high), float(res.pvalue)
 
 
 def paired_ratio(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray

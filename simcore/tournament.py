@@ -150,7 +150,7 @@ def tournament(game: str, rules, players: list[str], games: int, seed: int | Non
     write ratings.csv, pairs.csv, tournament.png and report.md there."""
     from .bits import seed_from_entropy
     from .folders import claim, own
-    from .games import get_game
+    from .registry import get_game
     from .players import DEFAULT_TIMEOUT, play_games, resolve, PythonPlayer
     from .pimc_names import join_pimc_parameters
     from .stats import write_csv, write_json, write_text

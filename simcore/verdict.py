@@ -20,7 +20,7 @@ import pandas as pd
 
 from .text import plural  # noqa: F401  (verdict.plural: callers import it here)
 
-from .stats import ALPHA, evidence_words, format_p, holm, tests_run
+from .stats import ALPHA, MIN_PAIRED_GAMES, evidence_words, format_p, holm, tests_run
 
 #: the ``test`` column: which test made a row's p-value, or why none applies
 PAIRED_T = "paired t"
@@ -30,7 +30,6 @@ NOT_APPLICABLE = "does not apply: "
 
 
 def few_games(unit: str = "game") -> str:
-    from .sweep import MIN_PAIRED_GAMES
     return f"{NOT_APPLICABLE}fewer than {MIN_PAIRED_GAMES} {plural(unit)}"
 
 
@@ -52,7 +51,6 @@ def paired_kind(xa: np.ndarray, xb: np.ndarray, unit: str = "game") -> str:
     ``sweep.paired_test``): too few games, A and B equal in every game (a
     difference that is exactly 0: nothing to test), the sign test (the same
     non-zero difference every game), else the paired t test."""
-    from .sweep import MIN_PAIRED_GAMES
     if len(xa) < MIN_PAIRED_GAMES:
         return few_games(unit)
     d = np.asarray(xb, dtype=np.float64) - np.asarray(xa, dtype=np.float64)
@@ -65,7 +63,6 @@ def paired_kind(xa: np.ndarray, xb: np.ndarray, unit: str = "game") -> str:
 
 def ratio_kind(na, da, nb, db, low: float, high: float, unit: str = "game") -> str:
     """The ``test`` entry of a paired game-level figure (see ``sweep.paired_ratio``)."""
-    from .sweep import MIN_PAIRED_GAMES
     if len(na) < MIN_PAIRED_GAMES:
         return few_games(unit)
     if float(np.sum(da)) <= 0 or float(np.sum(db)) <= 0:
@@ -128,7 +125,7 @@ def side_labels(result) -> tuple[str, str]:
     text where the result has it (``spec_a``/``spec_b``), followed in brackets by
     any differing option that text does not name; without it, the differing
     options alone; a differing policy list is added as ``policy=...``."""
-    from .games import get_game
+    from .registry import get_game
     book = get_game(result.game).rulebook
     diff = differing_options(result.rules_a, result.rules_b)
     pa, pb = list(result.run_a.policies), list(result.run_b.policies)

@@ -13,6 +13,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
+import toygame
+from simcore.games import register_game
+
 # The first call of a jitted function compiles; hypothesis must not count that
 # against its per-example deadline.
 settings.register_profile("tricksim", deadline=None, max_examples=200,
@@ -20,6 +23,9 @@ settings.register_profile("tricksim", deadline=None, max_examples=200,
 settings.load_profile("tricksim")
 
 GOLDEN = Path(__file__).parent / "golden"
+
+# the test-only fourth game (tests/toygame, docs/adding-a-game.md): its one registry line
+register_game(toygame.ENTRY)
 
 
 def numba_threads() -> int:

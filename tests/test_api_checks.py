@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simcore import RunSettings, engine, get_game, simulate
+from simcore import RunSettings, engine, game_names, get_game, simulate
 from simcore.errors import TricksimError
 
-GAMES = {"schnapsen": {}, "schadenfreude": {}, "wendish": {},
+GAMES = {**{game: {} for game in game_names()},
          "wendish-three": {"variant": "three"}, "wendish-officers": {"variant": "officers"}}
 
 
@@ -53,7 +53,7 @@ def test_damaged_states_are_refused(engines, key):
             e.legal(bad)
 
 
-@pytest.mark.parametrize("key", ["schnapsen", "schadenfreude", "wendish"])
+@pytest.mark.parametrize("key", game_names())
 def test_arguments_are_checked(engines, key):
     e = engines[key]
     s = e.new(seed=1, index=0)

@@ -18,9 +18,12 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from conftest import TWO_THREADS
-from invariants import CHECKERS, check_record
+from invariants import check_record, checker
 from simcore import engine, game_names, get_game, simulate
 from simcore.errors import TricksimError
+from simcore.games import game_entry
+from simcore.protocols import (EngineProtocol, GameProtocol, HandProtocol, NarratorProtocol,
+                               PlayersProtocol, missing_members)
 
 GAMES = game_names()
 SEED = 20261130
@@ -177,8 +180,58 @@ def check_contract(g, rules, run):
             assert np.allclose(values.mean(axis=0), seats[m.column].to_numpy(np.float64)), name
 
 
+def follows(obj, protocol) -> None:
+    """``obj`` is an instance of ``protocol`` and its methods take the protocol's calls."""
+    assert isinstance(obj, protocol), (protocol.__name__, missing_members(obj, protocol))
+    assert missing_members(obj, protocol) == [], protocol.__name__
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_follows_the_contract(game):
+    """What the registry hands over for ``game`` follows simcore.protocols: the Game,
+    its players, the engine of every preset, the narrator (onlooker and seat) and the
+    hand analysis; the rule book is the game's own, every listed player is taken."""
+    entry = game_entry(game)
+    g = entry.game()
+    follows(g, GameProtocol)
+    assert g.name == entry.name == game
+    assert entry.rulebook() is g.rulebook and g.rulebook.game == game
+    players = entry.players()
+    follows(players, PlayersProtocol)
+    for name in players.PLAYERS:
+        g.parse_policy(name)                      # every listed player is taken
+    assert set(g.policies) <= set(players.PLAYERS)
+    assert g.policy_names(players.DESIGN_PLAYERS, g.build_rules())
+    follows(entry.hand(), HandProtocol)
+    narrator = entry.narrator()
+    for preset in g.rulebook.presets:
+        rules = g.build_rules(preset=preset)
+        eng = g.engine(rules)
+        follows(eng, EngineProtocol)
+        assert eng.game == game and eng.seats == g.seats(rules) and eng.rules == rules
+        for viewer in (None, 0):
+            follows(narrator(eng, viewer=viewer), NarratorProtocol)
+
+
+def test_the_contract_check_can_fail():
+    """missing_members names a missing method and one that does not take the call."""
+    class Broken:
+        PLAYERS, PIMC_DEFAULTS, DESIGN_PLAYERS, RANDOM_DISTORTS = ("random",), {}, "random", None
+
+        def policy_help(self):
+            return []
+
+        def search_seconds(self, names):            # the contract passes (names, rules)
+            return 0.0
+    problems = missing_members(Broken(), PlayersProtocol)
+    assert problems == ["search_seconds: takes (names), the contract passes (names, rules)"]
+    del Broken.policy_help
+    assert not isinstance(Broken(), PlayersProtocol)
+    assert "policy_help: missing" in missing_members(Broken(), PlayersProtocol)
+
+
 def test_every_game_has_record_invariants():
-    assert sorted(CHECKERS) == sorted(GAMES)
+    assert [g for g in GAMES if checker(g) is None] == []
 
 
 @pytest.mark.parametrize("game,preset", list(preset_cases()))

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from conftest import TWO_THREADS
-from simcore import get_game, simulate
+from simcore import game_names, get_game, simulate
 from test_conformance import option_cases, policy_mixes, preset_cases
 
 SEED = 424242
@@ -67,7 +67,7 @@ def test_kernel_aggregates_equal_the_tables_every_option_value(game, assignment)
     check_chunks(game, rules, policy_mixes(g, rules)[-1], [(7, 70)])
 
 
-@pytest.mark.parametrize("game", ["schadenfreude", "schnapsen", "wendish"])
+@pytest.mark.parametrize("game", game_names())
 def test_summary_only_run_equals_the_table_run(game):
     g = get_game(game)
     rules = g.build_rules()
@@ -86,7 +86,7 @@ class Stop(KeyboardInterrupt):
     """Raised from the progress callback: a Ctrl-C after some chunks."""
 
 
-@pytest.mark.parametrize("game", ["schadenfreude", "schnapsen", "wendish"])
+@pytest.mark.parametrize("game", game_names())
 def test_summary_only_checkpoint_resumes_to_the_table_summary(game, tmp_path):
     g = get_game(game)
     rules = g.build_rules()

@@ -88,13 +88,11 @@ def make_app(folder, token: str | None = None) -> Starlette:
 
     # ----- play -------------------------------------------------------------------------------
     async def home(request: Request):
-        from simcore.games import game_names, get_rulebook
-        from importlib import import_module
-        from simcore.games import REGISTRY
+        from simcore.games import game_names, get_players, get_rulebook
         boxes = []
         for g in game_names():
             rb = get_rulebook(g)
-            players = import_module(REGISTRY[g] + ".players").PLAYERS
+            players = get_players(g).PLAYERS
             presets = "".join(f"<option>{esc(p)}</option>" for p in rb.presets)
             opts = "<option value=''>the strongest (default)</option>" + "".join(
                 f"<option>{esc(p)}</option>" for p in players)

@@ -1,7 +1,8 @@
 """What every game provides to the runner, the statistics, the records and the CLI.
 
-A game is one subpackage of ``simcore.games`` exposing a ``GAME`` object that
-follows this interface, plus one line in ``simcore.games.REGISTRY``.
+A game is one package whose ``GameEntry`` hands over a ``GAME`` object that follows
+this interface (``simcore.protocols.GameProtocol``), registered by one
+``simcore.games.register_game`` call (docs/adding-a-game.md).
 
 Chunks: ``run_chunk`` plays games ``start .. start+count-1`` and returns a
 dict of *tables*: ``{"games": {column: array}, ...}``; every table's columns

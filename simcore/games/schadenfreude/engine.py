@@ -229,12 +229,6 @@ def hand_of(st, seat):
 
 
 @njit(cache=True, inline="always")
-def lead_of(st):
-    """The current trick's lead suit mask (0: none yet)."""
-    return np.uint64(st[S_LEAD])
-
-
-@njit(cache=True, inline="always")
 def legal_cards(st):
     """Mask of the cards the seat to move may play (0 once the round is over).
 
@@ -255,12 +249,6 @@ def legal_actions(r, st, out):
 def winner(st):
     """The game's winner, or -1 (no winner, unfinished, or not over)."""
     return st[S_WINNER]
-
-
-@njit(cache=True, inline="always")
-def bust_mask(st):
-    """Seats over the limit (bit per seat)."""
-    return st[S_BUST]
 
 
 @njit(cache=True, inline="always")

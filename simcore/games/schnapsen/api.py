@@ -18,19 +18,17 @@ import numpy as np
 from ...text import counted as count_words
 from ...engine import EngineBase
 from ...errors import ReplayError, TricksimError
-from .cards import SUITS, card_name
-from .engine import (A_PASS, AFTER_LAST, LEAD, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE,
-                     OBS_FIELDS, OVER, REASONS, S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER,
-                     S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_MARRIED, S_MATCH, S_PHASE,
-                     S_REASON, S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD,
-                     S_WINNER, T_EXCHANGED, T_MARRIED, T_START, apply_action, counted,
-                     deal_over as k_deal_over, follow_mask, game_over as k_game_over,
-                     init_game, legal_actions, marriage_suits, next_deal as k_next_deal,
-                     observe, start_deal, to_move as k_to_move, try_apply)
+from .cards import SUITS
+from .engine import (A_PASS, AFTER_LAST, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE, OBS_FIELDS,
+                     REASONS, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, apply_action,
+                     deal_over as k_deal_over, game_over as k_game_over, init_game,
+                     legal_actions, next_deal as k_next_deal, observe, start_deal,
+                     to_move as k_to_move, try_apply)
 from .policies import POLICIES, choose_w, parse_policy
 from .solver import new_work, solve_actions
-from .records import (CARD_NAMES, action_item, describe as describe_code, finish_deal,
-                      hand_names, parse_item, parse_start, replay_record, talon_names)
+from .records import (CARD_NAMES, action_item, deal_end_of, deal_start_of,  # noqa: F401
+                      describe as describe_code, finish_deal, hand_names, parse_item,
+                      parse_start, replay_record, why_illegal)
 from .rules import rules_array
 
 _START_KEYS = ("dealer", "hands", "trump_card", "talon")
@@ -39,83 +37,6 @@ _PAIRS = ("marriages", "points", "marriage_points", "tricks", "match")
 _SUIT_SETS = [[SUITS[s] for s in range(4) if m >> s & 1] for m in range(16)]
 PHASES = ("lead", "follow", "after_last", "over")
 STEPS = ("start", "exchanged", "closed", "married")
-
-
-def deal_end_of(st) -> dict:
-    """A scored deal's ``end`` object (records contract)."""
-    return {"winner": int(st[S_WINNER]), "game_points": int(st[S_GAME_POINTS]),
-            "reason": REASONS[int(st[S_REASON])],
-            "card_points": [int(counted(st, 0)), int(counted(st, 1))],
-            "tricks": [int(st[S_TRICKS]), int(st[S_TRICKS + 1])]}
-
-
-def deal_start_of(st) -> dict:
-    """The ``start`` object of a deal not yet begun (state right after it was dealt)."""
-    return {"dealer": int(st[S_DEALER]),
-            "hands": [hand_names(st[S_HAND]), hand_names(st[S_HAND + 1])],
-            "trump_card": card_name(int(st[S_TRUMP_CARD])),
-            "talon": talon_names(st[S_TALON])}
-
-
-def why_illegal(rules, st, seat, verb, arg) -> str:
-    """The rule an action breaks in state ``st`` (it was found illegal by the kernels)."""
-    phase = int(st[S_PHASE])
-    if phase == OVER:
-        return "an action after the deal has ended"
-    tm = int(k_to_move(st))
-    if seat != tm:
-        return f"it is seat {tm}'s turn, not seat {seat}'s"
-    step = int(st[S_STEP])
-    strict = st[S_CLOSER] >= 0 or st[S_TALON_LEFT] == 0
-    talon_left = int(st[S_TALON_LEFT])
-    hand = int(st[S_HAND + seat])
-    if verb == "claim":
-        return ("a claim is allowed only right after winning a trick (before exchanging, "
-                "closing or showing a marriage), right after a marriage, or after the last "
-                "trick")
-    if phase == AFTER_LAST:
-        return f"after the last trick only its winner's claim may follow, not '{verb}'"
-    if verb == "play":
-        if not hand >> arg & 1:
-            return f"seat {seat} does not hold {card_name(arg)}"
-        if phase == LEAD:
-            married = int(st[S_MARRIED])
-            return (f"after the marriage in {SUITS[married]} seat {seat} must lead its king "
-                    f"or queen, not {card_name(arg)}")
-        lead = int(st[S_LEAD_CARD])
-        legal = int(follow_mask(np.int64(hand), lead, int(st[S_TRUMP]), strict))
-        return (f"the talon is closed or used up: seat {seat} must follow suit and beat "
-                f"{card_name(lead)} if able, else trump if able; {card_name(arg)} is not "
-                f"allowed (allowed: {' '.join(hand_names(legal))})")
-    if phase != LEAD:
-        return f"seat {seat} must answer the lead with a card, not '{verb}'"
-    if step == T_MARRIED:
-        return f"after a marriage seat {seat} must lead its king or queen (or claim)"
-    if verb == "exchange":
-        if step > T_START:
-            return "the exchange comes before closing and showing a marriage"
-        if strict:
-            return "the trump jack may be exchanged only while the talon is open"
-        jack = int(st[S_TRUMP]) * 5
-        if talon_left < rules["exchange_min_talon"]:
-            return (f"the talon holds {count_words(talon_left, 'card')}; exchanging needs at least "
-                    f"{rules['exchange_min_talon']}")
-        return f"seat {seat} does not hold the trump jack {card_name(jack)}"
-    if verb == "close":
-        if step > T_EXCHANGED:
-            return "closing comes before showing a marriage"
-        if strict:
-            return "the talon is already closed or used up"
-        return (f"the talon holds {count_words(talon_left, 'card')}; closing needs at least "
-                f"{rules['close_min_talon']}")
-    if verb == "marriage":
-        if strict and not rules["marriage_after_close"]:
-            return ("marriages may not be shown once the talon is closed or used up "
-                    "(marriage_after_close = false)")
-        if not int(marriage_suits(np.int64(hand))) >> arg & 1:
-            return f"seat {seat} does not hold king and queen of {SUITS[arg]}"
-        return "a marriage comes before the lead"   # pragma: no cover (steps above)
-    return f"'{verb}' is not allowed here"          # pragma: no cover
 
 
 class Engine(EngineBase):

@@ -3,12 +3,17 @@ import numpy as np
 
 from ...contract import (Advantage, GameContract, SeatMeasure, per_game_sums,
                          per_seat_columns, winner_indicator)
+from .engine import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
+
+# how deals end, as summary rows: (metric, reason, game points or 0 for any)
+ENDINGS = (("claim_1", CLAIM, 1), ("claim_2", CLAIM, 2), ("claim_3", CLAIM, 3),
+           ("wrong_claim", WRONG_CLAIM, 0), ("failed_close", FAILED_CLOSE, 0),
+           ("last_trick", LAST_TRICK, 0), ("resign", RESIGN, 0))
 
 
 def _read(tables):
     """Per-match numerators and denominators of the game and deal_ends figures
     (deal-level figures as sums over each match's deals, so that pairing is by match)."""
-    from .game import ENDINGS
     g, d = tables["games"], tables["deals"]
 
     def per_match(values):

@@ -4,7 +4,8 @@ import pandas as pd
 
 from ...stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
-from .engine import CLAIM, FAILED_CLOSE, LAST_TRICK, RESIGN, WRONG_CLAIM
+from .contract import ENDINGS, contract
+from .engine import WRONG_CLAIM
 from .play import (A_DEALER_WINS, A_DEALS, A_DEALS_SQ, A_ENDINGS, BLOCK, DEAL_COLUMNS,
                    N_DEAL_COLUMNS, SEAT_SUMS, play_aggregate, play_batch,
                    play_batch_w)
@@ -13,10 +14,6 @@ from .rules import RULEBOOK, max_deals, rules_array
 
 # deal-row buffer budget of one kernel call (rows of N_DEAL_COLUMNS int16)
 _ROW_BUDGET = 1 << 20
-# how deals end, as summary rows: (metric, reason, game points or 0 for any)
-ENDINGS = (("claim_1", CLAIM, 1), ("claim_2", CLAIM, 2), ("claim_3", CLAIM, 3),
-           ("wrong_claim", WRONG_CLAIM, 0), ("failed_close", FAILED_CLOSE, 0),
-           ("last_trick", LAST_TRICK, 0), ("resign", RESIGN, 0))
 _END_REASON = np.array([r for _, r, _ in ENDINGS], np.int64)
 _END_POINTS = np.array([k for _, _, k in ENDINGS], np.int64)
 # aggregates that are float sums in the table path (the others are integer counts)
@@ -238,7 +235,6 @@ class Schnapsen(Game):
 
     def contract(self, rules):
         """What generic code needs from this game under ``rules`` (contract.py)."""
-        from .contract import contract
         return contract(rules)
 
     def engine(self, rules):

@@ -3,7 +3,7 @@
 There are no rules here: records are written from the action logs of the batch
 kernel (play.play_logged, then jsonl.encode_records) and replayed through the engine's kernels
 (``start_deal``, ``apply_sequence``); only the explanation of an illegal action
-(api.why_illegal) reads the state in Python to name the rule it breaks.
+(why_illegal) reads the state in Python to name the rule it breaks.
 """
 from __future__ import annotations
 
@@ -17,8 +17,12 @@ from ...errors import TricksimError
 from ...records import check_common, fail, require, require_same
 from .cards import DECK_MASK, RANKS, SUITS, card_name, mask_of, parse_card, parse_suit
 from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
-                     N_STATE, OVER, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, VERBS,
-                     apply_action, apply_sequence, start_deal)
+                     LEAD, N_STATE, OVER, REASONS, S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER,
+                     S_GAME_POINTS, S_HAND, S_LEAD_CARD, S_MARRIED, S_MATCH, S_PHASE, S_REASON,
+                     S_STEP, S_TALON, S_TALON_LEFT, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WINNER,
+                     T_EXCHANGED, T_MARRIED, T_START, VERBS, apply_action, apply_sequence,
+                     counted as card_points, follow_mask, marriage_suits, start_deal,
+                     to_move as k_to_move)
 from .jsonl import record_lines
 from .play import (BLOCK, LOG_START, MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, play_logged,
                    play_logged_block)
@@ -179,7 +183,6 @@ def replay_deal(r, rules, st, deal, d, upto=None):
     """Replay deal ``d`` (its start already applied to ``st``) action by action through
     the kernels; at the first fault a ReplayError naming the action and the rule.  With
     ``upto`` stop after that many actions (then no end check)."""
-    from .api import why_illegal
     actions = deal["actions"]
     require(isinstance(actions, list), "'actions' must be a list", d)
     n = len(actions) if upto is None else min(upto, len(actions))
@@ -218,7 +221,6 @@ def finish_deal(r, st):
 
 def replay_record(record) -> None:
     """Check a Schnapsen record action by action (records contract)."""
-    from .api import deal_end_of
     require(isinstance(record, dict), "a record must be a JSON object")
     rules = RULEBOOK.from_dict(record.get("rules"), strict=True)
     check_common(record, 2)
@@ -252,3 +254,81 @@ def replay_record(record) -> None:
     res = record["result"]
     winner = 0 if left[0] <= 0 else 1
     require_same(res, {"winner": winner, "match_points": left}, "result")
+
+
+# ----- deal objects and refusals read from a state (the engine and replay share them) ----
+def deal_end_of(st) -> dict:
+    """A scored deal's ``end`` object (records contract)."""
+    return {"winner": int(st[S_WINNER]), "game_points": int(st[S_GAME_POINTS]),
+            "reason": REASONS[int(st[S_REASON])],
+            "card_points": [int(card_points(st, 0)), int(card_points(st, 1))],
+            "tricks": [int(st[S_TRICKS]), int(st[S_TRICKS + 1])]}
+
+
+def deal_start_of(st) -> dict:
+    """The ``start`` object of a deal not yet begun (state right after it was dealt)."""
+    return {"dealer": int(st[S_DEALER]),
+            "hands": [hand_names(st[S_HAND]), hand_names(st[S_HAND + 1])],
+            "trump_card": card_name(int(st[S_TRUMP_CARD])),
+            "talon": talon_names(st[S_TALON])}
+
+
+def why_illegal(rules, st, seat, verb, arg) -> str:
+    """The rule an action breaks in state ``st`` (it was found illegal by the kernels)."""
+    phase = int(st[S_PHASE])
+    if phase == OVER:
+        return "an action after the deal has ended"
+    tm = int(k_to_move(st))
+    if seat != tm:
+        return f"it is seat {tm}'s turn, not seat {seat}'s"
+    step = int(st[S_STEP])
+    strict = st[S_CLOSER] >= 0 or st[S_TALON_LEFT] == 0
+    talon_left = int(st[S_TALON_LEFT])
+    hand = int(st[S_HAND + seat])
+    if verb == "claim":
+        return ("a claim is allowed only right after winning a trick (before exchanging, "
+                "closing or showing a marriage), right after a marriage, or after the last "
+                "trick")
+    if phase == AFTER_LAST:
+        return f"after the last trick only its winner's claim may follow, not '{verb}'"
+    if verb == "play":
+        if not hand >> arg & 1:
+            return f"seat {seat} does not hold {card_name(arg)}"
+        if phase == LEAD:
+            married = int(st[S_MARRIED])
+            return (f"after the marriage in {SUITS[married]} seat {seat} must lead its king "
+                    f"or queen, not {card_name(arg)}")
+        lead = int(st[S_LEAD_CARD])
+        legal = int(follow_mask(np.int64(hand), lead, int(st[S_TRUMP]), strict))
+        return (f"the talon is closed or used up: seat {seat} must follow suit and beat "
+                f"{card_name(lead)} if able, else trump if able; {card_name(arg)} is not "
+                f"allowed (allowed: {' '.join(hand_names(legal))})")
+    if phase != LEAD:
+        return f"seat {seat} must answer the lead with a card, not '{verb}'"
+    if step == T_MARRIED:
+        return f"after a marriage seat {seat} must lead its king or queen (or claim)"
+    if verb == "exchange":
+        if step > T_START:
+            return "the exchange comes before closing and showing a marriage"
+        if strict:
+            return "the trump jack may be exchanged only while the talon is open"
+        jack = int(st[S_TRUMP]) * 5
+        if talon_left < rules["exchange_min_talon"]:
+            return (f"the talon holds {counted(talon_left, 'card')}; exchanging needs at least "
+                    f"{rules['exchange_min_talon']}")
+        return f"seat {seat} does not hold the trump jack {card_name(jack)}"
+    if verb == "close":
+        if step > T_EXCHANGED:
+            return "closing comes before showing a marriage"
+        if strict:
+            return "the talon is already closed or used up"
+        return (f"the talon holds {counted(talon_left, 'card')}; closing needs at least "
+                f"{rules['close_min_talon']}")
+    if verb == "marriage":
+        if strict and not rules["marriage_after_close"]:
+            return ("marriages may not be shown once the talon is closed or used up "
+                    "(marriage_after_close = false)")
+        if not int(marriage_suits(np.int64(hand))) >> arg & 1:
+            return f"seat {seat} does not hold king and queen of {SUITS[arg]}"
+        return "a marriage comes before the lead"   # pragma: no cover (steps above)
+    return f"'{verb}' is not allowed here"          # pragma: no cover

@@ -202,12 +202,6 @@ _B8 = np.uint64(0xFF)
 
 # ----- small helpers ------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _m(st, i):
-    """State word ``i`` as a uint64 card mask."""
-    return np.uint64(st[i])
-
-
-@njit(cache=True, inline="always")
 def _bit(c):
     return U1 << np.uint64(c)
 
