@@ -104,7 +104,8 @@ def plan_checks(game: str, rule_sets, games: int, check_with=None, check_games=N
     """Check the options of a check and a skill measure against every rule set of a
     comparison or sweep before anything is played; None when neither is asked for.
     Refused: ``--check-games`` alone, a check of a rotated comparison, of one whose
-    sides seat different players, or of a sweep that varies the players."""
+    sides seat different players, of a sweep that varies the players or of a sweep of
+    one variant (the check compares every variant with the first)."""
     if check_with is None and skill_spec is None:
         if check_games is not None:
             raise TricksimError("--check-games sets the size of --check-with and --skill "
