@@ -407,6 +407,11 @@ def players_lines(plan) -> tuple[list[str], list[str]]:
         text = ("varied (vary policy)" if pols is None else players_text(pols)
                 + (" (as given)" if "policy" in run.options
                    else " (the game's default; policy = ... in the plan to change)"))
+        c = run.checks
+        if c is not None and c.policies is not None:
+            text += f"; checked with {players_text(c.policies)}"
+        if c is not None and c.skill is not None:
+            text += f"; skill of {c.skill[0]} over {c.skill[1]}"
         lines.append(f"players of {run.name}: {text}")
     return lines, [note for note in notes.values() if note]
 

@@ -155,6 +155,10 @@ def test_a_plan_s_sweep_takes_the_check_options_and_batch_json_names_the_players
     for name in ("check.csv", "skill.csv"):
         pd.testing.assert_frame_equal(pd.read_csv(folder / name),
                                       pd.read_csv(tmp_path / "alone" / name))
+    assert res.stdout.splitlines()[:2] == [
+        "players of plain: heuristic in every seat (as given)",
+        "players of close: heuristic in every seat (as given); checked with expert in every "
+        "seat; skill of expert over heuristic"]
     assert "checked with expert play on the first 60 matches" in res.stdout
     table = pd.read_csv(tmp_path / "b" / "batch.csv")
     close = table[table["run"] == "close"]
