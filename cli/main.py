@@ -620,9 +620,6 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
     built = build_variants(game, plan, preset, rules_file, assignments, players, seated)
     checks = plan_checks(game, [rules for _, rules in built], games, check_with, check_games,
                          skill_spec, varied_players=varied_players)
-    if checks is not None and checks.policies is not None and len(built) < 2:
-        raise TricksimError("--check-with in a sweep compares every variant with the first; "
-                            "--vary gives one variant")
     if varied_players:
         click.echo("players: varied (--vary policy, one list per variant)", err=fmt != "table")
     else:
@@ -776,8 +773,10 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, resume, fmt):
     """Play the runs of a PLAN.toml one after another and gather their summaries.
 
-    Each [[run]] is a simulate or sweep with its options; runs go to
-    OUT/<name>/, the gathered summaries to OUT/batch.parquet and OUT/batch.csv.
+    Each [[run]] is a simulate or sweep with its options (a sweep also takes
+    check_with, check_games and skill, as --check-with, --check-games and --skill);
+    runs go to OUT/<name>/, the gathered summaries to OUT/batch.parquet and
+    OUT/batch.csv, and batch.json names every run's players.
     Started again with the same plan, a batch skips finished runs and resumes
     an interrupted one.  See docs/cluster.md for the plan format.
 
@@ -813,6 +812,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
         for name, folder in result.folders.items():
             mark = "skipped (already complete)" if name in result.skipped else "played"
             click.echo(f"{name}: {mark}; {folder}/")
+            for line in result.checks.get(name, []):
+                click.echo("  " + line)
     elif fmt == "csv":                          # counts as integers, as in batch.csv
         click.echo(integer_columns(table).to_csv(index=False), nl=False)
     else:

@@ -24,7 +24,18 @@ A plan::
 
 Options of a run are those of the command (``players``, ``preset``, ``rules``
 (a TOML file, relative to the plan), ``set`` (list of NAME=VALUE), ``policy``,
-``games``, ``seed``, ``chunk_size``, ``summary_only``; sweeps also ``vary``).
+``games``, ``seed``, ``chunk_size``, ``summary_only``; sweeps also ``vary`` and the
+checks of ``tricksim sweep``: ``check_with`` (a player), ``check_games`` and
+``skill`` ("STRONG,WEAK" or a list of two names), see ``simcore.check``)::
+
+    [[run]]
+    name = "close-limits"
+    command = "sweep"
+    game = "schnapsen"
+    vary = ["close_min_talon=2,4"]
+    policy = "heuristic"
+    check_with = "expert"            # every variant again with expert play, same deals
+    skill = ["expert", "heuristic"]  # the expert's edge over the heuristic per variant
 
 Each run gets ``OUT/<name>/``; a simulate run is checkpointed chunk by chunk
 there, so an interrupted batch, started again with the same plan, skips the
@@ -34,7 +45,10 @@ plan gives none, is drawn once and kept in ``batch.json`` so that a resumed
 batch plays the same games.  The runs' summaries are gathered into one tidy
 table, ``batch.parquet`` and ``batch.csv``: one row per summary row (a
 simulate run's ``summary.csv``, a sweep's ``sweep.csv``), led by ``run``,
-``command``, ``game`` and ``seed``.
+``command``, ``game`` and ``seed``; a sweep's checks add its ``check.csv`` rows
+(section ``check``) and ``skill.csv`` rows (section ``skill``).  ``batch.json``
+names every run's players (``players``, per seat; a sweep's per variant; for a
+sweep with checks also ``check_with``, ``skill`` and ``check_games``).
 """
 from __future__ import annotations
 
@@ -42,7 +56,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import pandas as pd
 
@@ -54,13 +68,18 @@ from .runner import MAX_CHUNK, MAX_SEED
 from .settings import RunSettings, settings_from
 from .stats import write_csv, write_json, write_parquet
 
+if TYPE_CHECKING:
+    from .check import CheckPlan
+
 COMMANDS = ("simulate", "sweep")
 RUN_KEYS = {
     "simulate": {"name", "command", "game", "players", "preset", "rules", "set", "policy",
                  "games", "seed", "chunk_size", "summary_only"},
     "sweep": {"name", "command", "game", "players", "preset", "rules", "set", "policy",
-              "games", "seed", "chunk_size", "vary"},
+              "games", "seed", "chunk_size", "vary", "check_with", "check_games", "skill"},
 }
+#: games of a run whose plan gives none
+DEFAULT_GAMES = 10_000
 CLUSTER_KEYS = {"scheduler", "workers"}
 STATE = "batch.json"
 #: the files a batch writes in its folder, which no run's folder may take
@@ -71,6 +90,7 @@ INT_RANGES = {
     "seed": (0, MAX_SEED, f"0 to {MAX_SEED}"),
     "chunk_size": (1, MAX_CHUNK, f"a positive integer, at most {MAX_CHUNK}"),
     "players": (1, INT64_MAX, "a positive integer"),
+    "check_games": (1, INT64_MAX, "a positive integer, at most the run's games"),
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -83,6 +103,10 @@ class BatchRun:
     command: str
     game: str
     options: dict
+    #: a sweep's checks (``check_with``, ``check_games``, ``skill``), or None
+    checks: "CheckPlan | None" = None
+    #: the players, one name per seat (a sweep: one such list per variant)
+    seats: list = field(default_factory=list)
 
     def spec(self) -> dict:
         """The run's settings as compared when a batch is resumed."""
@@ -183,9 +207,16 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
             opts["policy"] = ",".join(v)
         elif not isinstance(v, str):
             _fail(path, f"run '{name}': policy must be a name or a list of names")
-    for key in ("preset", "rules"):
+    for key in ("preset", "rules", "check_with"):
         if key in opts and not isinstance(opts[key], str):
             _fail(path, f"run '{name}': {key} must be a string")
+    if "skill" in opts:
+        v = opts["skill"]
+        if isinstance(v, list) and all(isinstance(s, str) for s in v):
+            opts["skill"] = ",".join(v)
+        elif not isinstance(v, str):
+            _fail(path, f"run '{name}': skill must be \"STRONG,WEAK\" or a list of two "
+                        "player names")
     if "rules" in opts:
         opts["rules"] = str((Path(path).parent / opts["rules"]).resolve())
     if command == "sweep" and not opts.get("vary"):
@@ -194,19 +225,33 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
     # any run starts
     g = get_game(game)
     policies = run_policies(command, game, opts)
+    checks = None
     try:
         if command == "simulate":
             rules = g.build_rules(opts.get("preset"), opts.get("rules"), opts.get("set", ()),
                                   opts.get("players"))
-            g.policy_ids(policies, rules)
+            seats = g.policy_ids(policies, rules)[0]
         else:
-            from .sweep import build_variants, parse_vary
-            build_variants(game, parse_vary(game, opts["vary"]), opts.get("preset"),
-                           opts.get("rules"), opts.get("set", ()), opts.get("players"),
-                           policies)
+            from .check import plan_checks
+            from .sweep import POLICY
+            built = _variants(game, opts, policies)
+            seats = [g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies,
+                                  rules)[0] for assign, rules in built]
+            checks = plan_checks(game, [rules for _, rules in built],
+                                 opts.get("games", DEFAULT_GAMES), opts.get("check_with"),
+                                 opts.get("check_games"), opts.get("skill"),
+                                 varied_players=policies is None)
     except TricksimError as exc:
         _fail(path, f"run '{name}': {exc}")
-    return BatchRun(name, command, game, opts)
+    return BatchRun(name, command, game, opts, checks, list(seats))
+
+
+def _variants(game: str, opts: dict, policies):
+    """A sweep run's variants as ``sweep.build_variants`` builds them."""
+    from .sweep import build_variants, parse_vary
+    return build_variants(game, parse_vary(game, opts["vary"]), opts.get("preset"),
+                          opts.get("rules"), opts.get("set", ()), opts.get("players"),
+                          policies)
 
 
 def _check_name(path, i, name, names: set) -> None:
@@ -242,6 +287,8 @@ class BatchResult:
     folders: dict[str, Path]
     played: list[str]
     skipped: list[str]
+    #: per run played with checks, the lines its checks print (``simcore.check``)
+    checks: dict[str, list[str]] = field(default_factory=dict)
 
 
 def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
@@ -278,7 +325,7 @@ def _run_batch(plan: BatchPlan, out: Path, s: RunSettings, progress, client) -> 
     state["status"] = "running"
     runs_state = state.setdefault("runs", {})
     state["plan"] = str(plan.path)
-    played, skipped, folders, parts = [], [], {}, []
+    played, skipped, folders, parts, checks = [], [], {}, [], {}
     with open_executor(s, client) as executor:       # one executor for every run
         for run in plan.runs:
             folder = out / run.name
@@ -290,12 +337,15 @@ def _run_batch(plan: BatchPlan, out: Path, s: RunSettings, progress, client) -> 
                 entry = {"spec": spec, "seed": seed if seed is not None else seed_from_entropy(),
                          "status": "running"}
                 runs_state[run.name] = entry
-                write_json(state, state_path)
+            entry.update(run_players(run))      # also into an older batch.json's entry
+            write_json(state, state_path)
             if entry.get("status") == "complete" and _outputs_present(run, folder):
                 skipped.append(run.name)
             else:
                 step = (lambda d, t, name=run.name: progress(name, d, t)) if progress else None
-                _play(run, folder, s.replace(seed=entry["seed"]), executor, step)
+                lines = _play(run, folder, s.replace(seed=entry["seed"]), executor, step)
+                if lines:
+                    checks[run.name] = lines
                 entry["status"] = "complete"
                 write_json(state, state_path)
                 played.append(run.name)
@@ -305,7 +355,7 @@ def _run_batch(plan: BatchPlan, out: Path, s: RunSettings, progress, client) -> 
     write_csv(table, out / "batch.csv")
     state["status"] = "complete"
     write_json(state, state_path)
-    return BatchResult(table, folders, played, skipped)
+    return BatchResult(table, folders, played, skipped, checks)
 
 
 def _read_state(path: Path) -> dict:
@@ -330,6 +380,22 @@ def run_policies(command: str, game: str, options: dict) -> list[str] | None:
     return design_players(game)
 
 
+def run_players(run: BatchRun) -> dict:
+    """What ``batch.json`` says of a run's players: ``players`` (one name per seat; a
+    sweep: one such list per variant, as its ``sweep.json``) and, for a sweep with
+    checks, the players of the check (``check_with``, one per seat), of the skill
+    measure and the check's games."""
+    out = {"players": run.seats}
+    c = run.checks
+    if c is not None and c.policies is not None:
+        out["check_with"] = list(c.policies)
+    if c is not None and c.skill is not None:
+        out["skill"] = {"strong": c.skill[0], "weak": c.skill[1]}
+    if c is not None:
+        out["check_games"] = c.games
+    return out
+
+
 def players_lines(plan) -> tuple[list[str], list[str]]:
     """One line per run of a plan naming its players (the batch's first output), and
     once per game whose figures random play distorts, a note where a run seats it."""
@@ -341,21 +407,35 @@ def players_lines(plan) -> tuple[list[str], list[str]]:
         text = ("varied (vary policy)" if pols is None else players_text(pols)
                 + (" (as given)" if "policy" in run.options
                    else " (the game's default; policy = ... in the plan to change)"))
+        c = run.checks
+        if c is not None and c.policies is not None:
+            text += f"; checked with {players_text(c.policies)}"
+        if c is not None and c.skill is not None:
+            text += f"; skill of {c.skill[0]} over {c.skill[1]}"
         lines.append(f"players of {run.name}: {text}")
     return lines, [note for note in notes.values() if note]
 
 
 def _outputs_present(run: BatchRun, folder: Path) -> bool:
-    name = "summary.csv" if run.command == "simulate" else "sweep.csv"
-    return (folder / name).exists()
+    return all((folder / name).exists() for name in _outputs(run))
 
 
-def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress) -> None:
-    """Play one run of the plan on the batch's executor (``settings`` carries its seed)."""
+def _outputs(run: BatchRun) -> list[str]:
+    """The tables a run leaves in its folder, gathered into the batch's table."""
+    if run.command == "simulate":
+        return ["summary.csv"]
+    c = run.checks
+    return (["sweep.csv"] + (["check.csv"] if c is not None and c.policies is not None else [])
+            + (["skill.csv"] if c is not None and c.skill is not None else []))
+
+
+def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress) -> list[str]:
+    """Play one run of the plan on the batch's executor (``settings`` carries its seed);
+    the lines a sweep's checks print (none for a simulate run)."""
     o = run.options
     policies = run_policies(run.command, run.game, o)
     g = get_game(run.game)
-    s = settings.replace(games=o.get("games", 10_000), chunk_size=o.get("chunk_size"),
+    s = settings.replace(games=o.get("games", DEFAULT_GAMES), chunk_size=o.get("chunk_size"),
                          summary_only=o.get("summary_only", False))
     if run.command == "simulate":
         from .runner import simulate
@@ -366,23 +446,37 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
                         summary_only=s.summary_only)
         simulate(run.game, rules, policies, settings=s, progress=progress, out=folder,
                  executor=executor)
+        return []
     else:
+        from .check import run_checks
         from .folders import own
         from .sweep import parse_vary, sweep, write_sweep
-        with own(folder, "sweep"):          # held from the first variant to the report
-            result = sweep(run.game, parse_vary(run.game, o["vary"]), o.get("preset"),
-                           o.get("rules"), o.get("set", ()), o.get("players"), policies,
-                           settings=s, progress=progress, out=folder, executor=executor)
+        vary = parse_vary(run.game, o["vary"])
+
+        def replay(players, check_settings, out=None):
+            return sweep(run.game, vary, o.get("preset"), o.get("rules"), o.get("set", ()),
+                         o.get("players"), players, settings=check_settings,
+                         progress=progress, out=out, executor=executor)
+
+        with own(folder, "sweep"):          # held from the first variant to the checks
+            result = replay(policies, s, folder)
             write_sweep(result, folder)
+            built = _variants(run.game, o, policies)
+            return run_checks(run.checks, folder, result=result, replay=replay, settings=s,
+                       rule_sets={label: rules for label, (_, rules)
+                                  in zip(result.labels, built)},
+                       progress=progress, executor=executor)
 
 
 def _gathered(run: BatchRun, folder: Path, seed: int) -> pd.DataFrame:
     """A run's summary rows, led by the run's identity."""
-    if run.command == "simulate":
-        frame = pd.read_csv(folder / "summary.csv")
-    else:
-        frame = pd.read_csv(folder / "sweep.csv")
-        frame.insert(0, "section", "sweep")
+    frames = []
+    for name in _outputs(run):
+        frame = pd.read_csv(folder / name)
+        if name != "summary.csv":
+            frame.insert(0, "section", name.removesuffix(".csv"))
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True, sort=False)
     lead = {"run": run.name, "command": run.command, "game": run.game, "seed": seed}
     frame = frame.rename(columns={k: f"{k}_" for k in lead if k in frame.columns})
     for i, (k, v) in enumerate(lead.items()):

@@ -104,7 +104,8 @@ def plan_checks(game: str, rule_sets, games: int, check_with=None, check_games=N
     """Check the options of a check and a skill measure against every rule set of a
     comparison or sweep before anything is played; None when neither is asked for.
     Refused: ``--check-games`` alone, a check of a rotated comparison, of one whose
-    sides seat different players, or of a sweep that varies the players."""
+    sides seat different players, of a sweep that varies the players or of a sweep of
+    one variant (the check compares every variant with the first)."""
     if check_with is None and skill_spec is None:
         if check_games is not None:
             raise TricksimError("--check-games sets the size of --check-with and --skill "
@@ -119,6 +120,9 @@ def plan_checks(game: str, rule_sets, games: int, check_with=None, check_games=N
         if why:
             raise TricksimError(f"--check-with seats one player everywhere; it cannot "
                                 f"check a run with {why}")
+        if len(rule_sets) < 2:
+            raise TricksimError("--check-with in a sweep compares every variant with the "
+                                "first; --vary gives one variant")
     policies = None
     for rules in rule_sets:
         if check_with is not None:
@@ -365,10 +369,12 @@ class SkillResult:
 
 
 def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSettings,
-          progress=None) -> SkillResult:
+          progress=None, executor=None) -> SkillResult:
     """The skill edge of ``strong`` over ``weak`` under every rule set of ``rule_sets``
     ({label: RuleSet}, the first the baseline) on the same deals, and each later rule
-    set's edge minus the first's, paired deal by deal (Holm-adjusted across them)."""
+    set's edge minus the first's, paired deal by deal (Holm-adjusted across them).
+    ``executor``: an open one to play on (a batch's), else one is opened for it."""
+    from contextlib import nullcontext
     from .cluster import open_executor
     from .stats import paired_test
     g = get_game(game)
@@ -377,7 +383,7 @@ def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSetti
     total = settings.games * sum(len(set_rotations(g, r, strong, weak))
                                  for r in rule_sets.values())
     edges, done = {}, 0
-    with open_executor(settings, None) as ex:
+    with nullcontext(executor) if executor is not None else open_executor(settings) as ex:
         for label, rules in rule_sets.items():
             edges[label] = skill_edges(game, rules, strong, weak, settings, ex, progress,
                                        offset=done, total=total)
@@ -484,13 +490,13 @@ def _kind(out) -> str:
 
 
 def run_checks(plan: CheckPlan | None, out, *, result=None, rule_sets=None, replay=None,
-               settings: RunSettings, progress=None) -> list[str]:
+               settings: RunSettings, progress=None, executor=None) -> list[str]:
     """Play what ``plan`` asks for after a comparison (``result``) or a sweep
     (``replay``: a function playing the sweep again with given players and settings;
     ``result`` is then the sweep's), write check.csv, skill.csv and their report
     sections into ``out``; the lines to print.  ``plan`` None: only removes the
     check.csv and skill.csv an earlier run left in ``out``.  ``rule_sets``: {label: RuleSet} of the
-    skill measure."""
+    skill measure; ``executor``: an open one the skill runs play on (else their own)."""
     from .sweep import CompareResult
     lines, check, skill_res = [], None, None
     if plan is None:                    # nothing asked: only an older run's files go
@@ -505,7 +511,7 @@ def run_checks(plan: CheckPlan | None, out, *, result=None, rule_sets=None, repl
             check = check_sweep(result, replay(plan.policies, s))
         lines += check_summary(check)
     if plan.skill is not None:
-        skill_res = skill(result.game, rule_sets, *plan.skill, s, progress)
+        skill_res = skill(result.game, rule_sets, *plan.skill, s, progress, executor)
         lines += skill_lines(skill_res)
     write_check(check, skill_res, out)
     return lines

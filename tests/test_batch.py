@@ -72,6 +72,11 @@ def test_a_plan_of_three_runs_gathers_three_summaries(invoke, plan_file, tmp_pat
     assert (tmp_path / "b" / "four" / "games.parquet").exists()
     assert not (tmp_path / "b" / "three" / "games.parquet").exists()
 
+    state = json.loads((tmp_path / "b" / "batch.json").read_text())
+    assert state["runs"]["four"]["players"] == ["heuristic", "random", "random", "random"]
+    assert state["runs"]["limits"]["players"] == [["random"] * 4] * 2
+    assert "check_with" not in state["runs"]["limits"]
+
     again = invoke("batch", "plan.toml", "--out", "b")
     assert again.exit_code == 0, again.output
     assert "(0 played, 3 already complete)" in again.stderr
@@ -109,6 +114,84 @@ def test_a_run_without_a_seed_keeps_its_drawn_seed_when_resumed(tmp_path):
     assert first.table["seed"].iloc[0] == second.table["seed"].iloc[0]
 
 
+SWEEP = ('[[run]]\nname = "s"\ncommand = "sweep"\ngame = "schadenfreude"\ngames = 100\n'
+         'vary = ["limit=30,40"]\npolicy = "random"\n')
+
+CHECKED = """
+[[run]]
+name = "plain"
+game = "schnapsen"
+games = 60
+seed = 3
+policy = "heuristic"
+
+[[run]]
+name = "close"
+command = "sweep"
+game = "schnapsen"
+games = 120
+seed = 3
+vary = ["close_min_talon=2,4"]
+policy = "heuristic"
+check_with = "expert"
+check_games = 60
+skill = ["expert", "heuristic"]
+"""
+
+
+def test_a_plan_s_sweep_takes_the_check_options_and_batch_json_names_the_players(
+        invoke, tmp_path):
+    (tmp_path / "checked.toml").write_text(CHECKED)
+    res = invoke("batch", "checked.toml", "--out", "b", "--threads", "1")
+    assert res.exit_code == 0, res.output
+    folder = tmp_path / "b" / "close"
+    assert (folder / "check.csv").exists() and (folder / "skill.csv").exists()
+    # the checks equal tricksim sweep's own with the same options
+    alone = invoke("sweep", "schnapsen", "--vary", "close_min_talon=2,4", "--policy",
+                   "heuristic", "--games", 120, "--seed", 3, "--check-with", "expert",
+                   "--check-games", 60, "--skill", "expert,heuristic", "--out", "alone",
+                   "--threads", 1)
+    assert alone.exit_code == 0, alone.output
+    for name in ("check.csv", "skill.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(folder / name),
+                                      pd.read_csv(tmp_path / "alone" / name))
+    assert res.stdout.splitlines()[:2] == [
+        "players of plain: heuristic in every seat (as given)",
+        "players of close: heuristic in every seat (as given); checked with expert in every "
+        "seat; skill of expert over heuristic"]
+    assert "checked with expert play on the first 60 matches" in res.stdout
+    table = pd.read_csv(tmp_path / "b" / "batch.csv")
+    close = table[table["run"] == "close"]
+    assert set(close["section"]) == {"sweep", "check", "skill"}
+    assert len(close[close["section"] == "skill"]) == 2
+    state = json.loads((tmp_path / "b" / "batch.json").read_text())
+    assert state["runs"]["plain"]["players"] == ["heuristic", "heuristic"]
+    assert state["runs"]["close"]["players"] == [["heuristic", "heuristic"]] * 2
+    assert state["runs"]["close"]["check_with"] == ["expert", "expert"]
+    assert state["runs"]["close"]["skill"] == {"strong": "expert", "weak": "heuristic"}
+    assert state["runs"]["close"]["check_games"] == 60
+    # a check's table gone missing: the run is played again, not skipped
+    (folder / "skill.csv").unlink()
+    again = invoke("batch", "checked.toml", "--out", "b", "--threads", "1")
+    assert again.exit_code == 0, again.output
+    assert "(1 played, 1 already complete)" in again.stderr
+    assert (folder / "skill.csv").exists()
+
+
+def test_a_sweep_without_checks_in_a_plan_removes_an_older_run_s_check_tables(tmp_path):
+    (tmp_path / "checked.toml").write_text(CHECKED)
+    run_batch(load_plan(tmp_path / "checked.toml"), tmp_path / "b", threads=1)
+    plain = CHECKED.split("check_with")[0]
+    (tmp_path / "plain.toml").write_text(plain)
+    res = run_batch(load_plan(tmp_path / "plain.toml"), tmp_path / "b", threads=1)
+    assert res.played == ["close"] and res.skipped == ["plain"]
+    assert not (tmp_path / "b" / "close" / "check.csv").exists()
+    assert not (tmp_path / "b" / "close" / "skill.csv").exists()
+    assert set(res.table[res.table["run"] == "close"]["section"]) == {"sweep"}
+    state = json.loads((tmp_path / "b" / "batch.json").read_text())
+    assert "check_with" not in state["runs"]["close"] and "skill" not in state["runs"]["close"]
+
+
 @pytest.mark.parametrize("text, message", [
     ("[[run]\n", "is not valid TOML"),
     ("", "no runs"),
@@ -121,6 +204,20 @@ def test_a_run_without_a_seed_keeps_its_drawn_seed_when_resumed(tmp_path):
      "name 'a' is used twice"),
     ('[[run]]\ncommand = "sweep"\ngame = "schadenfreude"\n', "a sweep needs vary"),
     ('[cluster]\nworkers = 0\n[[run]]\ngame = "schadenfreude"\n', "workers must be a positive"),
+    ('[[run]]\ngame = "schadenfreude"\ncheck_with = "expert"\n',
+     "unknown option(s) check_with for simulate"),
+    (SWEEP + 'check_games = 50\n', "--check-games sets the size of --check-with and --skill"),
+    (SWEEP + 'check_with = "nobody"\n', "--check-with nobody:"),
+    (SWEEP + 'check_with = ["expert"]\n', "check_with must be a string"),
+    (SWEEP + 'check_with = "expert"\ncheck_games = 500\n', "--check-games 500: allowed 1 to"),
+    (SWEEP + 'check_with = "expert"\ncheck_games = 0\n', "check_games = 0 is not allowed"),
+    (SWEEP + 'skill = ["expert"]\n', "--skill expert: give two players, STRONG,WEAK"),
+    (SWEEP + 'skill = 3\n', "skill must be \"STRONG,WEAK\" or a list of two"),
+    (SWEEP.replace("limit=30,40", "limit=30") + 'check_with = "expert"\n',
+     "--vary gives one variant"),
+    (SWEEP.replace('policy = "random"', 'vary = ["policy=random;heuristic"]') .replace(
+        'vary = ["limit=30,40"]\n', '') + 'check_with = "expert"\n',
+     "cannot check a run with --vary policy"),
 ])
 def test_a_bad_plan_is_one_clear_error(invoke, tmp_path, text, message):
     (tmp_path / "bad.toml").write_text(text)

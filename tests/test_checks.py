@@ -158,3 +158,11 @@ def test_bad_check_options_are_one_line_before_anything_is_played(invoke, args, 
     assert message in res.stderr
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
     assert not Path("c").exists()
+
+
+def test_a_sweep_of_one_variant_cannot_be_checked(invoke):
+    res = invoke("sweep", "schadenfreude", "--vary", "limit=30", "--games", 100,
+                 "--check-with", "expert", "--out", "s")
+    assert res.exit_code == 1
+    assert "--vary gives one variant" in res.stderr and "Traceback" not in res.output
+    assert not Path("s").exists()
