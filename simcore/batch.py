@@ -62,8 +62,8 @@ import pandas as pd
 
 from .bits import seed_from_entropy
 from .errors import TricksimError
-from .games import game_names, get_game
 from .options import INT64_MAX, read_toml, shown
+from .registry import game_names, get_game
 from .runner import MAX_CHUNK, MAX_SEED
 from .settings import RunSettings, settings_from
 from .stats import write_csv, write_json, write_parquet
@@ -371,7 +371,7 @@ def _read_state(path: Path) -> dict:
 def run_policies(command: str, game: str, options: dict) -> list[str] | None:
     """The players of a plan's run: its ``policy``, else the game's default players
     (``simcore.games.design_players``); None for a sweep that varies the players."""
-    from .games import design_players
+    from .registry import design_players
     if "policy" in options:
         return options["policy"].split(",")
     if command == "sweep" and any(v.split("=", 1)[0].strip() == "policy"
@@ -399,7 +399,7 @@ def run_players(run: BatchRun) -> dict:
 def players_lines(plan) -> tuple[list[str], list[str]]:
     """One line per run of a plan naming its players (the batch's first output), and
     once per game whose figures random play distorts, a note where a run seats it."""
-    from .games import players_text, random_play_note
+    from .registry import players_text, random_play_note
     lines, notes = [], {}
     for run in plan.runs:
         pols = run_policies(run.command, run.game, run.options)
