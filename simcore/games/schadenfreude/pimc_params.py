@@ -6,3 +6,8 @@ PIMC_MAX_WORLDS = 1024
 PIMC_DEPTH = 0                  # default tricks searched in each world before the leaf value
 PIMC_MAX_DEPTH = 12             # 12: every trick (to the round's end)
 PIMC_PLAYOUT = 1                # default leaf value: 1 the heuristic plays the round out
+PIMC_MAX_CARDS = 12             # cards in hand at most (cards=12: search at every decision)
+PIMC_CARDS = 12                 # default: search with at most this many cards in hand, the
+                                # heuristic's card before
+PIMC_MAX_STOP = 63
+PIMC_STOP = 0                   # default stopping rule (tenths of a standard error; 0: off)

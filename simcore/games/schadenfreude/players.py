@@ -1,11 +1,13 @@
 """Schadenfreude's players as ``tricksim rules`` lists them (no imports of the kernels:
 the rules listing stays fast)."""
-from .pimc_params import PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_WORLDS
+from .pimc_params import (PIMC_CARDS, PIMC_DEPTH, PIMC_MAX_CARDS, PIMC_MAX_DEPTH, PIMC_MAX_STOP,
+                          PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_STOP, PIMC_WORLDS)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: the pimc player's parameters with their defaults, as written in its name
-PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
+PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT,
+                 "cards": PIMC_CARDS, "stop": PIMC_STOP}
 
 #: the players a designer's run (simulate, sweep, compare, batch) seats when none are
 #: given: one name for every seat (see ``simcore.games.design_players``)
@@ -22,12 +24,16 @@ def policy_help() -> list[str]:
             "and all_bust)",
             "expert     the heuristic, but with 4 cards or fewer left in hand pimc's flat "
             "Monte Carlo over 4 sampled worlds with heuristic playouts",
-            f"pimc[:worlds=N,depth=D,playout=P]  samples N worlds of the unseen cards "
+            f"pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z]  samples N worlds of the unseen cards "
             f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
             f"saw; values each card in each world with all cards open: max-n search D "
             f"tricks deep (default {PIMC_DEPTH}: the card alone; {PIMC_MAX_DEPTH}: to "
             f"the round's end), then P=1 the heuristic plays the round out (default "
-            f"{PIMC_PLAYOUT}) or P=0 the totals are evaluated; plays the best mean"]
+            f"{PIMC_PLAYOUT}) or P=0 the totals are evaluated; plays the best mean. "
+            f"Searches only with at most C cards in hand (default {PIMC_CARDS}, 1 to "
+            f"{PIMC_MAX_CARDS}), the heuristic's card before; stops sampling a card once "
+            f"it is Z tenths of a standard error behind the best (default {PIMC_STOP}, 0 "
+            f"never, to {PIMC_MAX_STOP})"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per game (measured
