@@ -24,7 +24,7 @@ from simcore.games.schadenfreude.engine import (MAX_SEATS, PLAYING, S_HAND, S_PL
                                                 STATE_SIZE, apply_action, init_game,
                                                 legal_cards)
 from simcore.games.schadenfreude.pimc import choose_search
-from simcore.games.schadenfreude.pimc_params import PIMC_CARDS, PIMC_STOP
+from simcore.games.schadenfreude.pimc_params import PIMC_CARDS, PIMC_STOP, PIMC_WORLDS
 from simcore.games.schadenfreude.policies import choose, parse_policy, policy_name
 from simcore.games.schadenfreude.rules import R_HAND, R_LIMIT, R_PLAYERS, rules_array
 from simcore.games.schadenfreude.solver import (evaluate, maxn_plain, new_work, sample_world,
@@ -168,7 +168,7 @@ def test_pimc_reads_only_what_the_seat_sees(work):
 
 def test_policy_names():
     tail = f"cards={PIMC_CARDS},stop={PIMC_STOP}"
-    assert policy_name(parse_policy("pimc")) == f"pimc:worlds=32,depth=0,playout=1,{tail}"
+    assert policy_name(parse_policy("pimc")) == f"pimc:worlds={PIMC_WORLDS},depth=0,playout=1,{tail}"
     assert policy_name(parse_policy("pimc:depth=2;worlds=5;playout=0")) == \
         f"pimc:worlds=5,depth=2,playout=0,{tail}"
     rules = _rules(4)

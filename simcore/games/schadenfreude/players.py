@@ -1,5 +1,7 @@
 """Schadenfreude's players as ``tricksim rules`` lists them (no imports of the kernels:
 the rules listing stays fast)."""
+import re
+
 from .pimc_params import (PIMC_CARDS, PIMC_DEPTH, PIMC_MAX_CARDS, PIMC_MAX_DEPTH, PIMC_MAX_STOP,
                           PIMC_MAX_WORLDS, PIMC_PLAYOUT, PIMC_STOP, PIMC_WORLDS)
 
@@ -36,16 +38,31 @@ def policy_help() -> list[str]:
             f"never, to {PIMC_MAX_STOP})"]
 
 
-#: one core's seconds one ``pimc`` seat spends per world it samples, per game (measured
-#: end to end with the default depth and playout)
+#: one core's seconds one ``pimc`` seat spends per world it samples, per game, when it
+#: searches every decision (cards=12, stop=0; measured end to end with the default depth
+#: and playout)
 PIMC_SECONDS_PER_WORLD = 0.004
+_CARDS = re.compile(r",cards=(\d+)")
+_STOP = re.compile(r",stop=(\d+)")
 
 
 def search_seconds(names, rules) -> float:
     """An estimate of one core's seconds a game costs with these canonical player
-    names: pimc's worlds times a per-game constant for every searching seat; 0.0 when
-    no seat searches.  The runner sizes a searching run's chunks by it
-    (``simcore.chunking``)."""
+    names: for every searching seat its worlds times a per-game constant, times the
+    share of the search's work left with ``cards=C`` (a world's cost grows about as the
+    square of the cards in hand: the sum of h*h for h <= C over that for h <= 12) and
+    half of it with a stopping rule; 0.0 when no seat searches.  The runner sizes a
+    searching run's chunks by it (``simcore.chunking``)."""
     from simcore.chunking import pimc_worlds
-    worlds = sum(pimc_worlds(n, PIMC_WORLDS) or 0 for n in names)
-    return worlds * PIMC_SECONDS_PER_WORLD
+    total = 0.0
+    for name in names:
+        worlds = pimc_worlds(name, PIMC_WORLDS)
+        if not worlds:
+            continue
+        m = _CARDS.search(name)
+        cards = int(m[1]) if m else PIMC_CARDS
+        m = _STOP.search(name)
+        stop = int(m[1]) if m else PIMC_STOP
+        share = sum(h * h for h in range(1, cards + 1)) / sum(h * h for h in range(1, 13))
+        total += worlds * PIMC_SECONDS_PER_WORLD * share * (0.5 if stop else 1.0)
+    return total
