@@ -64,7 +64,8 @@ def test_schadenfreude_expert_searches_the_last_cards_only():
     searched = early = 0
     for st in _positions(eng, 4, 1)[:400]:
         late = bin(int(st[S_HAND + int(st[S_TO_MOVE])])).count("1") <= EXPERT_CARDS
-        other = f"pimc:worlds={EXPERT_WORLDS},depth=0,playout=1" if late else "heuristic"
+        other = (f"pimc:worlds={EXPERT_WORLDS},depth=0,playout=1,cards=12,stop=0" if late
+                 else "heuristic")
         assert eng.choose("expert", st.copy()) == eng.choose(other, st.copy())
         searched += late
         early += not late

@@ -23,7 +23,8 @@ PIMC_VARIANTS = {
     "schnapsen": ("pimc:worlds=2", "pimc:worlds=2,goal=deal,marriage_claim=0"),
     "wendish": ("pimc:worlds=2", "pimc:worlds=1,contracts=search,cworlds=1",
                 "pimc:worlds=1,contracts=playout,cworlds=2"),
-    "schadenfreude": ("pimc:worlds=2", "pimc:worlds=2,depth=1,playout=0"),
+    "schadenfreude": ("pimc:worlds=2", "pimc:worlds=2,depth=1,playout=0",
+                      "pimc:worlds=9,cards=12,stop=5"),
 }
 
 

@@ -39,7 +39,7 @@ def test_rules_standard_exact(invoke):
     policies = "".join(f"  {line}\n" for line in GAME.policy_help())
     assert res.stdout == (RULES_STANDARD + "policies (--policy; parameters in the name, e.g. "
                           "pimc:worlds=32):\n" + policies)
-    assert "pimc[:worlds=N,depth=D,playout=P]" in policies
+    assert "pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z]" in policies
 
 
 def _values(stdout):

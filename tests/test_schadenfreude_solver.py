@@ -24,6 +24,7 @@ from simcore.games.schadenfreude.engine import (MAX_SEATS, PLAYING, S_HAND, S_PL
                                                 STATE_SIZE, apply_action, init_game,
                                                 legal_cards)
 from simcore.games.schadenfreude.pimc import choose_search
+from simcore.games.schadenfreude.pimc_params import PIMC_CARDS, PIMC_STOP, PIMC_WORLDS
 from simcore.games.schadenfreude.policies import choose, parse_policy, policy_name
 from simcore.games.schadenfreude.rules import R_HAND, R_LIMIT, R_PLAYERS, rules_array
 from simcore.games.schadenfreude.solver import (evaluate, maxn_plain, new_work, sample_world,
@@ -166,13 +167,14 @@ def test_pimc_reads_only_what_the_seat_sees(work):
 
 
 def test_policy_names():
-    assert policy_name(parse_policy("pimc")) == "pimc:worlds=32,depth=0,playout=1"
+    tail = f"cards={PIMC_CARDS},stop={PIMC_STOP}"
+    assert policy_name(parse_policy("pimc")) == f"pimc:worlds={PIMC_WORLDS},depth=0,playout=1,{tail}"
     assert policy_name(parse_policy("pimc:depth=2;worlds=5;playout=0")) == \
-        "pimc:worlds=5,depth=2,playout=0"
+        f"pimc:worlds=5,depth=2,playout=0,{tail}"
     rules = _rules(4)
     names, ids = GAME.policy_ids("pimc:worlds=3,depth=2,heuristic,heuristic,heuristic".split(","),
                                   rules)
-    assert names == ["pimc:worlds=3,depth=2,playout=1"] + ["heuristic"] * 3
+    assert names == [f"pimc:worlds=3,depth=2,playout=1,{tail}"] + ["heuristic"] * 3
     for bad in ("pimc:worlds=0", "pimc:depth=13", "pimc:speed=2", "pimc:worlds=x",
                 "pimc:playout=2"):
         with pytest.raises(RulesError, match="bad pimc parameter"):

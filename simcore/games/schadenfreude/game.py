@@ -18,14 +18,15 @@ class Schadenfreude(Game):
     rulebook = RULEBOOK
     policies = POLICIES
     description = "3-5 players; the second-highest follower wins; bust above the limit"
-    search_policies = ("pimc:worlds=2", "pimc:worlds=2,depth=1,playout=0")
+    search_policies = ("pimc:worlds=2", "pimc:worlds=2,depth=1,playout=0",
+                       "pimc:worlds=9,cards=12,stop=5")
 
     def seats(self, rules):
         return rules["players"]
 
     # ``pimc`` takes its parameters in the name (``pimc:worlds=16,depth=2``) and is named
     # canonically (``pimc:worlds=8,depth=1``)
-    policy_parameter_keys = ("worlds", "depth", "playout")
+    policy_parameter_keys = ("worlds", "depth", "playout", "cards", "stop")
 
     def parse_policy(self, name):
         from .policies import parse_policy

@@ -32,17 +32,21 @@ from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_PL
                      O_POINTS, O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER,
                      O_TRICK_NUM, O_TRICK_POS, OBS_SIZE, S_RNG, S_SPARE, S_SPARE_LEFT,
                      S_TO_MOVE, collect, legal_cards, legal_mask, observe, winning_rank)
-from .pimc_params import (PIMC_DEPTH, PIMC_MAX_DEPTH, PIMC_MAX_WORLDS,  # noqa: F401
-                          PIMC_PLAYOUT, PIMC_WORLDS)
+from .pimc_params import (PIMC_CARDS, PIMC_DEPTH, PIMC_MAX_CARDS,  # noqa: F401
+                          PIMC_MAX_DEPTH, PIMC_MAX_STOP, PIMC_MAX_WORLDS, PIMC_PLAYOUT,
+                          PIMC_STOP, PIMC_WORLDS)
 from .rules import R_ALL_BUST_HIGHEST, R_CANCEL, R_DECK, R_HAND, R_LIMIT
 
 POLICIES = ("random", "heuristic", "expert")   # ids 0, 1, 3; pimc is parsed (parse_policy)
 RANDOM, HEURISTIC, PIMC, EXPERT = 0, 1, 2, 3   # expert: expert.py, pimc.choose_search
 # a pimc id carries its parameters: PIMC + 8 * worlds + 2**16 * depth + 2**24 * playout
-# (the other ids are below 8)
+# + 2**25 * cards + 2**29 * stop (the other ids are below 8)
 PIMC_SHIFT = 3
 PIMC_DEPTH_SHIFT = 16
 PIMC_PLAYOUT_SHIFT = 24
+PIMC_CARDS_SHIFT = 25
+PIMC_STOP_SHIFT = 29
+PIMC_KEYS = ("worlds", "depth", "playout", "cards", "stop")
 
 _WILD_MASK = WILD_MASK
 
@@ -320,44 +324,53 @@ def choose(r, st, pid):
     return choose_into(r, st, pid, obs)
 
 
-_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D,playout=P (any of them; N from 1 "
-              f"to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks searched by max-n, 0 "
-              f"to {PIMC_MAX_DEPTH}, {PIMC_MAX_DEPTH} = to the round's end, default "
-              f"{PIMC_DEPTH}; P 1 = the heuristic plays the round out after the search, 0 = "
-              f"evaluate the totals there, default {PIMC_PLAYOUT})")
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,depth=D,playout=P,cards=C,stop=Z (any of "
+              f"them; N from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; D tricks "
+              f"searched by max-n, 0 to {PIMC_MAX_DEPTH}, {PIMC_MAX_DEPTH} = to the round's "
+              f"end, default {PIMC_DEPTH}; P 1 = the heuristic plays the round out after the "
+              f"search, 0 = evaluate the totals there, default {PIMC_PLAYOUT}; C: search only "
+              f"with at most C cards in hand, the heuristic's card before, 1 to "
+              f"{PIMC_MAX_CARDS}, default {PIMC_CARDS}; Z: stop sampling a card once it is Z "
+              f"tenths of a standard error behind the best, 0 (never) to {PIMC_MAX_STOP}, "
+              f"default {PIMC_STOP})")
+_PIMC_BOUNDS = {"worlds": (1, PIMC_MAX_WORLDS), "depth": (0, PIMC_MAX_DEPTH),
+                "playout": (0, 1), "cards": (1, PIMC_MAX_CARDS), "stop": (0, PIMC_MAX_STOP)}
+_PIMC_SHIFTS = {"worlds": PIMC_SHIFT, "depth": PIMC_DEPTH_SHIFT, "playout": PIMC_PLAYOUT_SHIFT,
+                "cards": PIMC_CARDS_SHIFT, "stop": PIMC_STOP_SHIFT}
+_PIMC_BITS = {"worlds": 0x1FFF, "depth": 0xFF, "playout": 1, "cards": 15, "stop": 0x3F}
 
 
 def parse_policy(name: str) -> int:
-    """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
-    ``pimc:worlds=N,depth=D`` (parameters separated by ``,`` or ``;``, either may be
-    left out); ValueError naming what is allowed."""
+    """The kernel id of a policy name: ``random``, ``heuristic``, ``expert``, ``pimc`` or
+    ``pimc:worlds=N,depth=D,playout=P,cards=C,stop=Z`` (parameters separated by ``,`` or
+    ``;``, any may be left out); ValueError naming what is allowed."""
     if name == "expert":
         return EXPERT
     if name in POLICIES:
         return POLICIES.index(name)
     if name == "pimc" or name.startswith("pimc:"):
-        params = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT}
-        bounds = {"worlds": (1, PIMC_MAX_WORLDS), "depth": (0, PIMC_MAX_DEPTH),
-                  "playout": (0, 1)}
+        params = {"worlds": PIMC_WORLDS, "depth": PIMC_DEPTH, "playout": PIMC_PLAYOUT,
+                  "cards": PIMC_CARDS, "stop": PIMC_STOP}
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
-            if key not in bounds or not val.isdigit() \
-                    or not bounds[key][0] <= int(val) <= bounds[key][1]:
+            if key not in _PIMC_BOUNDS or not val.isdigit() \
+                    or not _PIMC_BOUNDS[key][0] <= int(val) <= _PIMC_BOUNDS[key][1]:
                 raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
             params[key] = int(val)
-        return (PIMC + (params["worlds"] << PIMC_SHIFT) + (params["depth"] << PIMC_DEPTH_SHIFT)
-                + (params["playout"] << PIMC_PLAYOUT_SHIFT))
+        return PIMC + sum(params[key] << _PIMC_SHIFTS[key] for key in PIMC_KEYS)
     raise ValueError(f"unknown policy '{name}' for schadenfreude; policies: random, heuristic, expert, "
-                     f"pimc[:worlds=N,depth=D,playout=P] (default worlds={PIMC_WORLDS}, "
-                     f"depth={PIMC_DEPTH}, playout={PIMC_PLAYOUT})")
+                     f"pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z] (default "
+                     f"worlds={PIMC_WORLDS}, depth={PIMC_DEPTH}, playout={PIMC_PLAYOUT}, "
+                     f"cards={PIMC_CARDS}, stop={PIMC_STOP})")
 
 
 def policy_name(pid: int) -> str:
-    """The canonical name of a kernel id (``pimc:worlds=N,depth=D`` for pimc)."""
+    """The canonical name of a kernel id (``pimc:worlds=N,depth=D,playout=P,cards=C,stop=Z``
+    for pimc)."""
     pid = int(pid)
     if pid & 7 == PIMC:
-        return (f"pimc:worlds={(pid >> PIMC_SHIFT) & 0x1FFF},"
-                f"depth={(pid >> PIMC_DEPTH_SHIFT) & 0xFF},playout={pid >> PIMC_PLAYOUT_SHIFT}")
+        return "pimc:" + ",".join(f"{key}={(pid >> _PIMC_SHIFTS[key]) & _PIMC_BITS[key]}"
+                                  for key in PIMC_KEYS)
     return "expert" if pid == EXPERT else POLICIES[pid]
 
 

@@ -86,9 +86,16 @@ R_ACTS = 2 * ROWS + 3
 R_OBS = 2 * ROWS + 4            # an observation (playouts)
 WORK_ROWS = 2 * ROWS + 5
 # float rows (fw): 0 .. ROWS-1 the value vector of each depth, ROWS .. 2*ROWS-1 the
-# best vector so far at each depth, 2*ROWS the pimc totals, 2*ROWS+1 scratch
+# best vector so far at each depth, 2*ROWS the pimc totals, 2*ROWS+1 scratch, then
+# pimc's stopping rule: per card the sum of squares and products of its world values
+# with every other card's (F_PAIRS + i, column j), which cards are still sampled, and
+# each card's value in the current world
 F_COLS = 64
-F_ROWS = 2 * ROWS + 2
+MAX_ACTS = 16                   # legal cards at most (a hand has at most 12)
+F_PAIRS = 2 * ROWS + 2
+F_ACTIVE = F_PAIRS + MAX_ACTS
+F_VALS = F_ACTIVE + 1
+F_ROWS = F_VALS + 1
 
 FULL_TRICKS = 2                 # this few tricks left: always searched to the round's end
 SUM_BOUND = 1.0 + 1e-9          # utilities sum to at most 1 (rounding margin)
