@@ -1,7 +1,7 @@
 """The ``pimc`` player's parameters and their bounds (no imports: ``tricksim rules``
 reads them without loading numba)."""
 
-PIMC_WORLDS = 16        # default worlds per decision (8 until 2026-12-03, see PIMC_TRICKS)
+PIMC_WORLDS = 8         # default worlds per decision
 PIMC_MAX_WORLDS = 1024
 #: how the contract decisions (discards, Lust Solo, the Old Ones' choice) are taken:
 #: ``heuristic`` the tariff-aware heuristic; ``playout`` every legal choice on the same
@@ -14,8 +14,9 @@ PIMC_CONTRACTS = "heuristic"  # default contract method (the others measured no 
 PLAYOUT_WORLDS_PER_WORLD = 32
 PIMC_MAX_CWORLDS = 8192
 #: card play searched over the last ``tricks`` tricks of a deal only, the expert's choice
-#: before (``tricks=16``: every card searched; no deal has more tricks).  Default 6 with
-#: 16 worlds since 2026-12-03: about 1 ms a card (four players) instead of 5-7 for the
-#: old default ``worlds=8,tricks=16``, level with it on paired deals (docs/wendish.md)
+#: before (``tricks=16``: every card searched; no deal has more tricks).  Default 16:
+#: ``worlds=16,tricks=6`` costs about 1 ms a card (four players) against 7.6 but was
+#: weaker on 800 paired deals of seed 1 (-0.033 [-0.060, -0.007] a deal;
+#: results/benchmarks/pimc_wendish_speed_four_1.json), so the default is unchanged
 PIMC_MAX_TRICKS = 16
-PIMC_TRICKS = 6
+PIMC_TRICKS = PIMC_MAX_TRICKS
