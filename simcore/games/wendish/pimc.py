@@ -12,7 +12,11 @@ first team.  It plays the card with the best mean score; among cards tied on it,
 the one the ``heuristic`` would play if it is one of them, else the one with the
 most card points of its side on average (the lowest card id on a full tie).
 Schwarz is not searched for (tricks are not part of the solver's value): a world's
-score assumes each side takes a trick.
+score assumes each side takes a trick.  With ``tricks=T`` (``choose_w``) it searches
+only once at most T tricks of the deal are left and plays the ``expert``'s choice
+before (the heuristic's there, for T of at least the expert's own EXPERT_TRICKS): the
+search's cost falls steeply with the cards left, the first trick alone costing most of
+a deal's (docs/wendish.md has the measured trade-off of cost and strength).
 
 Worlds: the cards the seat cannot see (the other hands; the discards unless it
 took the skat; Officers' face-down cards, its own included) are re-dealt with the
@@ -66,10 +70,10 @@ from .cards import VARIANT_HAND
 from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE, P_PICKUP,
                      P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED, ST_CALLED_BY, ST_CBIT,
                      ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS, ST_FIRST_TRICK,
-                     ST_FOREHAND, ST_HAND, ST_LUST_N, ST_N, ST_NTR, ST_OLD_ONES, ST_PHASE,
-                     ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER, ST_TEAM0,
-                     ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_UNDER, ST_VARIANT, ST_VOID,
-                     WEDDING,
+                     ST_FOREHAND, ST_HAND, ST_LUST_N, ST_N, ST_NTR, ST_NTRICKS, ST_OLD_ONES,
+                     ST_PHASE, ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER,
+                     ST_TEAM0, ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_TRICKS_DONE,
+                     ST_UNDER, ST_VARIANT, ST_VOID, WEDDING,
                      _score_deal, apply_action, covered_cards, legal_actions, legal_cards,
                      seen_discards)
 from .policies import choose, discard_card, heuristic_action, heuristic_play, lust_suit, \
@@ -80,15 +84,18 @@ from .expert import EXPERT, EXPERT_WORLDS, expert_searches
 
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 #: a pimc id carries its parameters: PIMC + (worlds << PIMC_SHIFT) + (contract method
-#: << CONTRACTS_SHIFT) + (contract worlds << CWORLDS_SHIFT), the method an index into
-#: CONTRACT_METHODS
+#: << CONTRACTS_SHIFT) + (contract worlds << CWORLDS_SHIFT) + ((PIMC_MAX_TRICKS - tricks)
+#: << TRICKS_SHIFT), the method an index into CONTRACT_METHODS
 PIMC_SHIFT = 3
 WORLDS_MASK = 0x7FF
 CONTRACTS_SHIFT = 14
 CWORLDS_SHIFT = 16
+CWORLDS_MASK = 0x3FFF
+TRICKS_SHIFT = 30
 C_HEURISTIC, C_PLAYOUT, C_SEARCH = 0, 1, 2
 from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS,  # noqa: E402
-                          PIMC_MAX_WORLDS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+                          PIMC_MAX_TRICKS, PIMC_MAX_WORLDS, PIMC_TRICKS, PIMC_WORLDS,
+                          PLAYOUT_WORLDS_PER_WORLD)
 _VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 # work rows used here (free while the solver is not running at these depths)
 _W_WORLD = SCRATCH + 2          # the sampled world
@@ -548,19 +555,29 @@ def pimc_contract(r, st, nw, method, work):
 
 
 @njit(cache=True, inline="always")
+def expert_choose(r, st, work):
+    """The ``expert`` player's action (expert.py): pimc's search over EXPERT_WORLDS
+    worlds in the last tricks, the heuristic elsewhere."""
+    if expert_searches(st):
+        return pimc_choose(r, st, EXPERT_WORLDS, work)
+    return heuristic_action(r, st)
+
+
+@njit(cache=True, inline="always")
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` and ``expert`` included (``work``:
-    ``solver.new_work()``)."""
+    ``solver.new_work()``).  ``pimc``'s card play searches once at most ``tricks``
+    tricks of the deal are left (its parameter), the expert's choice before."""
     if pid == EXPERT:
-        if expert_searches(st):
-            return pimc_choose(r, st, EXPERT_WORLDS, work)
-        return heuristic_action(r, st)
+        return expert_choose(r, st, work)
     if pid & 7 == PIMC:
-        worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
         if st[ST_PHASE] == P_PLAY:
-            return pimc_choose(r, st, worlds, work)
-        return pimc_contract(r, st, pid >> CWORLDS_SHIFT, (pid >> CONTRACTS_SHIFT) & 3,
-                             work)
+            tricks = PIMC_MAX_TRICKS - ((pid >> TRICKS_SHIFT) & 31)
+            if st[ST_NTRICKS] - st[ST_TRICKS_DONE] > tricks:
+                return expert_choose(r, st, work)
+            return pimc_choose(r, st, (pid >> PIMC_SHIFT) & WORLDS_MASK, work)
+        return pimc_contract(r, st, (pid >> CWORLDS_SHIFT) & CWORLDS_MASK,
+                             (pid >> CONTRACTS_SHIFT) & 3, work)
     return choose(r, st, pid)
 
 
@@ -570,11 +587,13 @@ def py_choose_w(r, st, pid, work):
     return choose_w(r, st, pid, work)
 
 
-_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K (any of them; N "
-              f"from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one of "
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K,tricks=T (any of "
+              f"them; N from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one of "
               f"{', '.join(CONTRACT_METHODS)}, default {PIMC_CONTRACTS}; K worlds per "
               f"contract decision, 1 to {PIMC_MAX_CWORLDS}, default N for search, "
-              f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; e.g. pimc:worlds=16,contracts=search)")
+              f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; T the last tricks of a deal "
+              f"searched, 1 to {PIMC_MAX_TRICKS} ({PIMC_MAX_TRICKS}: every card), default "
+              f"{PIMC_TRICKS}; e.g. pimc:worlds=16,contracts=search)")
 
 
 def _default_cworlds(worlds, method):
@@ -584,9 +603,10 @@ def _default_cworlds(worlds, method):
 
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
-    ``pimc:worlds=N,contracts=M,cworlds=K`` (parameters separated by ``,`` or ``;``,
-    any may be left out; N from 1 to PIMC_MAX_WORLDS, M one of CONTRACT_METHODS, K
-    from 1 to PIMC_MAX_CWORLDS); ValueError naming what is allowed."""
+    ``pimc:worlds=N,contracts=M,cworlds=K,tricks=T`` (parameters separated by ``,`` or
+    ``;``, any may be left out; N from 1 to PIMC_MAX_WORLDS, M one of CONTRACT_METHODS,
+    K from 1 to PIMC_MAX_CWORLDS, T from 1 to PIMC_MAX_TRICKS); ValueError naming what
+    is allowed."""
     plain = ("random", "heuristic")
     if name in plain:
         return plain.index(name)
@@ -596,6 +616,7 @@ def parse_policy(name: str) -> int:
         worlds = PIMC_WORLDS
         method = PIMC_CONTRACTS
         cworlds = None
+        tricks = PIMC_TRICKS
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
@@ -604,21 +625,24 @@ def parse_policy(name: str) -> int:
                 method = val
             elif key == "cworlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_CWORLDS:
                 cworlds = int(val)
+            elif key == "tricks" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_TRICKS:
+                tricks = int(val)
             else:
                 raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
         if cworlds is None:
             cworlds = _default_cworlds(worlds, method)
-        return (PIMC + (worlds << PIMC_SHIFT) + (CONTRACT_METHODS.index(method) <<
-                                                  CONTRACTS_SHIFT) + (cworlds << CWORLDS_SHIFT))
+        return (PIMC + (worlds << PIMC_SHIFT)
+                + (CONTRACT_METHODS.index(method) << CONTRACTS_SHIFT)
+                + (cworlds << CWORLDS_SHIFT) + ((PIMC_MAX_TRICKS - tricks) << TRICKS_SHIFT))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, expert, "
-                     f"pimc[:worlds=N,contracts=M] (default {PIMC_WORLDS} worlds, contracts "
-                     f"by {PIMC_CONTRACTS})")
+                     f"pimc[:worlds=N,contracts=M,tricks=T] (default {PIMC_WORLDS} worlds, "
+                     f"contracts by {PIMC_CONTRACTS}, the last {PIMC_TRICKS} tricks searched)")
 
 
 def policy_name(pid: int) -> str:
     """The canonical name of a kernel id: ``pimc:worlds=N`` for pimc, with
-    ``,contracts=M`` when M is not the default method and ``,cworlds=K`` when K is not
-    the default for N and M."""
+    ``,contracts=M`` when M is not the default method, ``,cworlds=K`` when K is not
+    the default for N and M and ``,tricks=T`` when T is not the default."""
     pid = int(pid)
     if pid == EXPERT:
         return "expert"
@@ -626,12 +650,15 @@ def policy_name(pid: int) -> str:
         return ("random", "heuristic")[pid]
     worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
     method = CONTRACT_METHODS[(pid >> CONTRACTS_SHIFT) & 3]
-    cworlds = pid >> CWORLDS_SHIFT
+    cworlds = (pid >> CWORLDS_SHIFT) & CWORLDS_MASK
+    tricks = PIMC_MAX_TRICKS - ((pid >> TRICKS_SHIFT) & 31)
     name = f"pimc:worlds={worlds}"
     if method != PIMC_CONTRACTS:
         name += f",contracts={method}"
     if method != "heuristic" and cworlds != _default_cworlds(worlds, method):
         name += f",cworlds={cworlds}"
+    if tricks != PIMC_TRICKS:
+        name += f",tricks={tricks}"
     return name
 
 

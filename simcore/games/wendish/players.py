@@ -1,7 +1,7 @@
 """Wendish Schafkopf's players as ``tricksim rules`` lists them (no imports of the
 kernels: the rules listing stays fast)."""
-from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_WORLDS,
-                          PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_TRICKS,
+                          PIMC_MAX_WORLDS, PIMC_TRICKS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "expert", "pimc")
@@ -9,7 +9,7 @@ PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: default depends on the contract method: words, not a value)
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "contracts": PIMC_CONTRACTS,
                  "cworlds": f"{PLAYOUT_WORLDS_PER_WORLD} x worlds for playout, worlds for "
-                            "search"}
+                            "search", "tricks": PIMC_TRICKS}
 
 #: the players a designer's run (simulate, sweep, compare, batch) seats when none are
 #: given: one name for every seat (see ``simcore.games.design_players``)
@@ -27,7 +27,8 @@ def policy_help() -> list[str]:
             "the tariff, skat discards, card play by simple rules",
             "expert     the heuristic, but the last 3 tricks of a deal played by pimc's "
             "open-card search over 4 sampled worlds (fast: few cards are left there)",
-            f"pimc[:worlds=N][,contracts=M][,cworlds=K]  card play: samples N worlds of the "
+            f"pimc[:worlds=N][,contracts=M][,cworlds=K][,tricks=T]  card play: samples N "
+            "worlds of the "
             f"unseen cards (default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with "
             "what it saw, solves each with all cards open and plays the best mean deal score "
             "under the tariff; contracts (discards, Lust Solo, the Old Ones' choice) by M = "
@@ -35,19 +36,31 @@ def policy_help() -> list[str]:
             "choice, or every legal choice tried on K sampled worlds (1 to "
             f"{PIMC_MAX_CWORLDS}; default {PLAYOUT_WORLDS_PER_WORLD} N for playout, N for "
             "search), each world played out by the heuristic (playout) or solved with all "
-            "cards open (search), the best mean deal score taken"]
+            "cards open (search), the best mean deal score taken; tricks=T: searches the "
+            f"last T tricks of a deal only, the expert's choice before (1 to "
+            f"{PIMC_MAX_TRICKS}, default {PIMC_TRICKS}; {PIMC_MAX_TRICKS}: every card)"]
 
 
-#: one core's seconds one ``pimc`` seat spends per world it samples, per deal (8 card
-#: decisions at about 0.7 ms a world; measured end to end)
-PIMC_SECONDS_PER_WORLD_DEAL = 0.0055
+#: one core's seconds one ``pimc`` seat spends per world it samples, per deal, by the
+#: tricks it searches (``tricks``; more than 7: the whole deal): the search's cost
+#: falls steeply with the cards left (four players, 8 card decisions: 7.6, 1.9, 0.5,
+#: 0.1 ms a card at 8 worlds for tricks=16, 7, 6, 5; CPU on a loaded machine,
+#: benchmarks/bench_pimc_wendish_speed.py)
+PIMC_SECONDS_PER_WORLD_DEAL = {8: 0.0076, 7: 0.0019, 6: 0.0005, 5: 0.0001}
 
 
 def search_seconds(names, rules) -> float:
     """An estimate of one core's seconds a game costs with these canonical player
-    names: pimc's worlds times a per-deal constant for every searching seat, times the
-    game's deals; 0.0 when no seat searches.  The runner sizes a searching run's
-    chunks by it (``simcore.chunking``)."""
+    names: pimc's worlds times a per-deal constant (by its ``tricks``) for every
+    searching seat, times the game's deals; 0.0 when no seat searches.  The runner
+    sizes a searching run's chunks by it (``simcore.chunking``)."""
+    import re
     from simcore.chunking import pimc_worlds
-    worlds = sum(pimc_worlds(n, PIMC_WORLDS) or 0 for n in names)
-    return worlds * PIMC_SECONDS_PER_WORLD_DEAL * rules["deals"]
+    total = 0.0
+    for n in names:
+        worlds = pimc_worlds(n, PIMC_WORLDS)
+        if worlds:
+            m = re.search(r"(?:^pimc:|,)tricks=(\d+)", n)
+            t = int(m[1]) if m else PIMC_TRICKS
+            total += worlds * PIMC_SECONDS_PER_WORLD_DEAL[min(max(t, 5), 8)]
+    return total * rules["deals"]
