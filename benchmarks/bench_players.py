@@ -12,8 +12,7 @@ For each game (Schnapsen, Wendish four, Schadenfreude with 4 players) and each p
   the same seat on the same deal, each seat in turn (``bench_expert.wendish_edge``).
   heuristic against itself is the reference (50%, 25%, 0). pimc's strength costs hours
   at these sizes, so its row quotes the paired figures of its own benchmark
-  (results/benchmarks/pimc_*.json; Wendish: pimc_wendish_speed_four_1.json, the
-  default pimc in each seat in turn; command given) instead of measuring it here;
+  (results/benchmarks/pimc_*.json, command given) instead of measuring it here;
 * time: ``tricksim simulate GAME --policy P --threads 1`` (P in every seat) on a
   warm cache, the play time it prints over the decisions its games take (counted on a
   sample through the Python API): µs per decision, all seats searching alike.
@@ -48,11 +47,11 @@ def pimc_strength(game):
         return {"value": d["win_share"], "low": d["paired_low"], "high": d["paired_high"],
                 "measure": "match win rate", "n": d["matches"], "command": d["command"]}
     if game == "wendish":
-        d = json.loads((RESULTS / "pimc_wendish_speed_four_1.json").read_text())
-        e = d["strength"]["policies"]["pimc"]["edge"]
-        return {"value": e["mean"], "low": e["low"], "high": e["high"],
-                "measure": "score per deal over a heuristic, seats rotated",
-                "n": d["strength"]["deals"], "command": d["command"]}
+        d = json.loads((RESULTS / "pimc_wendish_four.json").read_text())
+        m = d["methods"]["heuristic"]
+        return {"value": m["difference_per_deal"], "low": m["difference_low"],
+                "high": m["difference_high"], "measure": "score per deal over a heuristic",
+                "n": d["deals"], "command": d["command"]}
     d = json.loads((RESULTS / "pimc_schadenfreude.json").read_text())
     return {"value": d["win_share"], "low": d["win_low"], "high": d["win_high"],
             "measure": "win rate among 3 heuristic", "n": d["games"], "command": d["command"]}
