@@ -15,7 +15,8 @@ import click
 
 from simcore.errors import TricksimError
 from simcore.text import counted
-from simcore.games import players_help
+from simcore.games import get_game, players_help
+from simcore.pimc_names import split_policy_text
 
 HUMAN = "human"
 
@@ -25,7 +26,8 @@ def bot_policies(eng, policy: str | None, seat: int, default: str) -> list[str]:
     every bot, or one per seat with ``human`` at the human's seat (None: the game's
     strongest player).  TricksimError (one line) for anything else."""
     n = eng.seats
-    names = [s.strip() for s in policy.split(",")] if policy else [default]
+    keys = get_game(eng.game).policy_parameter_keys
+    names = split_policy_text(policy, keys) if policy else [default]
     if len(names) == 1:
         if names[0] == HUMAN:
             raise TricksimError(f"--policy names the bots' players; '{HUMAN}' is you "

@@ -20,6 +20,7 @@ from numba import njit
 
 from .bits import game_stream, shuffle_inplace
 from .errors import TricksimError
+from .pimc_names import split_policy_text
 from .stats import wilson  # noqa: F401  (analysis.wilson: callers import it here)
 from .text import counted
 
@@ -130,6 +131,12 @@ def deal_stream(seed, i):
 
 
 # ----- who plays: an explicit --policy, or the strongest that fits a budget ------------------
+def split_policies(g, text: str) -> list[str]:
+    """A ``--policy`` text as a list of names, a pimc name's parameters kept on it
+    (``pimc:worlds=4,tricks=16,heuristic`` -> ``["pimc:worlds=4,tricks=16", "heuristic"]``)."""
+    return split_policy_text(text, g.policy_parameter_keys)
+
+
 def who_plays(names) -> str:
     """``pimc in every seat`` / ``seat 0 pimc, seat 1 heuristic``."""
     return (f"{names[0]} in every seat" if len(set(names)) == 1
@@ -394,7 +401,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
                             "(the position after that many actions)")
     if policy is not None:
         try:
-            eng.policy_list([p.strip() for p in policy.split(",")])
+            eng.policy_list(split_policies(g, policy))
         except ValueError as exc:
             raise TricksimError(f"--policy: {exc}") from None
     st = eng.from_record(record, deal, at)
@@ -432,7 +439,7 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
                       mod.position_info(eng, record, deal, at, st))
 
     def play(text, first, n):
-        names = eng.policy_list([p.strip() for p in text.split(",")])
+        names = eng.policy_list(split_policies(g, text))
         have = max(sampler.upto(first + n), first)
         scores = np.zeros((len(acts), have - first), np.int64)
         wins = np.zeros((len(acts), have - first), np.int64)

@@ -16,3 +16,10 @@ def join_pimc_parameters(names: list, keys) -> list:
         else:
             joined.append(s)
     return joined
+
+
+def split_policy_text(text: str, keys) -> list:
+    """A ``--policy`` text as one name per piece, a pimc name's parameters (``keys``: the
+    game's ``policy_parameter_keys``) kept on it: ``"pimc:worlds=4,tricks=16,heuristic"``
+    -> ``["pimc:worlds=4,tricks=16", "heuristic"]``."""
+    return join_pimc_parameters([p.strip() for p in text.split(",")], keys)

@@ -120,3 +120,17 @@ def test_save_never_replaces_a_file_without_force(tmp_path, invoke):
                  input=FIRST)
     assert res.exit_code == 0, res.output
     assert replay_file(mine) == (1, [])
+
+
+def test_a_pimc_name_with_several_parameters_is_one_bot():
+    """``--policy pimc:worlds=4,talon=6`` is one player, not ``pimc:worlds=4`` and an
+    unknown ``talon=6`` (the commas inside a pimc name are its parameters')."""
+    from cli.play import bot_policies
+    from simcore import engine
+    from simcore.games import get_game
+    g = get_game("schnapsen")
+    eng = engine("schnapsen", g.build_rules())
+    assert bot_policies(eng, "pimc:worlds=4,talon=6", 0, "pimc") == [
+        "human", "pimc:worlds=4,talon=6"]
+    assert bot_policies(eng, "human,pimc:worlds=4,talon=6", 0, "pimc") == [
+        "human", "pimc:worlds=4,talon=6"]
