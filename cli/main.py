@@ -77,6 +77,9 @@ def show_notes() -> None:
     if not any(isinstance(h, _Notes) for h in log.handlers):
         log.addHandler(_Notes())
     log.setLevel(logging.INFO)
+    # a library's logging.config.dictConfig (import-linter's, say) disables every logger
+    # that existed before it, ours included: the notes must still reach the user
+    log.disabled = False
 
 
 class Progress:
