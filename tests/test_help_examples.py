@@ -72,6 +72,10 @@ def tiny(cmd: str, tmp: Path, k: int) -> list[str]:
             out += ["--games", TINY]
             i += 2
             continue
+        if a == "--check-games":               # a check replays the main run's first deals
+            out += ["--check-games", "20"]
+            i += 2
+            continue
         if a == "--workers":
             i += 2
             continue
