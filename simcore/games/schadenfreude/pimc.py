@@ -82,9 +82,10 @@ def pimc_values(r, st, worlds, depth, play, work, fw, acts, totals, z10=0):
         for i in range(k):
             if active[i] != 0.0:
                 totals[i] += vals[i]
-                for j in range(k):
-                    if active[j] != 0.0:
-                        fw[F_PAIRS + i, j] += vals[i] * vals[j]
+                if z10 > 0:         # the paired variances only the stopping rule reads
+                    for j in range(k):
+                        if active[j] != 0.0:
+                            fw[F_PAIRS + i, j] += vals[i] * vals[j]
         if z10 > 0 and w + 1 >= STOP_MIN_WORLDS:
             left = _drop_clear_losers(fw, totals, active, k, w + 1, z10)
             if left == 1:
