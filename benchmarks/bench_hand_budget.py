@@ -71,7 +71,7 @@ def position(name):
 
 def default_answer(name, budget, threads, seed):
     """The answer ``tricksim hand`` gives without --policy."""
-    from simcore.analysis import budgeted, hand_play, wilson
+    from simcore.analysis.positions import budgeted, hand_play, wilson
     g, rules, mod, su = position(name)
     t0 = time.perf_counter()
     ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), None, 10_000, budget, threads,
@@ -86,7 +86,7 @@ def default_answer(name, budget, threads, seed):
 def reference(name, deals, threads, seed):
     """P(win) of the first row with the strongest player in every seat."""
     from simcore import budget as b
-    from simcore.analysis import hand_play, wilson
+    from simcore.analysis.positions import hand_play, wilson
     g, rules, mod, su = position(name)
     su.choices = su.choices[:1]
     strongest = g.contract(rules).strongest_policy

@@ -138,7 +138,7 @@ class GameContract:
     #: such that the figure is ``numerator.sum() / denominator.sum()``: a per-game mean
     #: has denominator 1, a deal-level rate counts the game's deals in the denominator,
     #: a rate among some deals (a contract's win rate) counts those deals.  Comparisons
-    #: pair these game by game (see ``simcore.sweep.paired_ratio``).  None: none declared
+    #: pair these game by game (see ``simcore.experiments.sweep.paired_ratio``).  None: none declared
     game_reader: Callable | None = None
 
     @property

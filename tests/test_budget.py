@@ -1,4 +1,4 @@
-"""The strongest players that fit a budget (simcore.budget) and ``hand``/``analyse`` using it."""
+"""The strongest players that fit a budget (simcore.analysis.budget) and ``hand``/``analyse`` using it."""
 import numpy as np
 import pytest
 
