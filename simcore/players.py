@@ -231,47 +231,57 @@ def resolve(eng, g, rules, policies) -> list:
     return seats
 
 
+def user_action(eng, player: PythonPlayer, act, st, seat: int, rng, index: int, where: str,
+                timeout: float | None) -> int:
+    """The action ``act`` (a player's callable for this game) takes at state ``st`` for
+    ``seat``, checked: PlayerError in one line starting with ``where`` (the player and
+    the position) when it raises, overruns ``timeout`` or returns no legal action code."""
+    legal = eng.legal(st)
+    obs = Observation(seat, eng.observation_spec.encode(eng.observe(st, seat)),
+                      action_mask(eng.n_actions, legal), legal, rng, int(index), eng, st.copy())
+    t0 = time.perf_counter()
+    try:
+        a = call_with_timeout(act, obs, timeout)
+    except _Timeout:
+        raise PlayerError(f"{where}: no action within {timeout:g} s (the decision "
+                          "timeout)") from None
+    except Exception as exc:
+        raise PlayerError(f"{where}: raised {_one_line(exc)}") from None
+    player.seconds += time.perf_counter() - t0
+    player.decisions += 1
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        raise PlayerError(f"{where}: returned {a!r} ({type(a).__name__}); a player "
+                          f"returns an action code (an int) from obs.legal")
+    if int(a) not in legal:
+        shown = eng.describe(int(a)) if 0 <= int(a) < eng.n_actions else "no action"
+        raise PlayerError(f"{where}: returned {int(a)} ({shown}), not legal here; legal: "
+                          + ", ".join(f"{x} ({eng.describe(x)})" for x in legal))
+    return int(a)
+
+
+def seat_names(seats: list) -> list[str]:
+    """The names ``resolve``'s seats go by in records and output."""
+    return [s.name if isinstance(s, PythonPlayer) else s for s in seats]
+
+
 def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
               ) -> dict:
     """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
-    spec = eng.observation_spec
     acts = {p: seat.for_game() for p, seat in enumerate(seats) if isinstance(seat, PythonPlayer)}
     rngs = {p: np.random.default_rng([int(seed), int(index), p]) for p in acts}
-    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
 
     def decide(st, seat, deal, done):
         if seat not in acts:
             return eng.choose(seats[seat], st)
-        player = seats[seat]
-        legal = eng.legal(st)
-        obs = Observation(seat, spec.encode(eng.observe(st, seat)),
-                          action_mask(eng.n_actions, legal), legal, rngs[seat], int(index), eng,
-                          st.copy())
-        where = (f"player {player.name} (seat {seat}) in game {index}, deal {deal} after "
+        where = (f"player {seats[seat].name} (seat {seat}) in game {index}, deal {deal} after "
                  f"{done} recorded action{'s' if done != 1 else ''}")
-        t0 = time.perf_counter()
-        try:
-            a = call_with_timeout(acts[seat], obs, timeout)
-        except _Timeout:
-            raise PlayerError(f"{where}: no action within {timeout:g} s (the decision "
-                              "timeout)") from None
-        except Exception as exc:
-            raise PlayerError(f"{where}: raised {_one_line(exc)}") from None
-        player.seconds += time.perf_counter() - t0
-        player.decisions += 1
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
-            raise PlayerError(f"{where}: returned {a!r} ({type(a).__name__}); a player "
-                              f"returns an action code (an int) from obs.legal")
-        if int(a) not in legal:
-            shown = eng.describe(int(a)) if 0 <= int(a) < eng.n_actions else "no action"
-            raise PlayerError(f"{where}: returned {int(a)} ({shown}), not legal here; legal: "
-                              + ", ".join(f"{x} ({eng.describe(x)})" for x in legal))
-        return int(a)
+        return user_action(eng, seats[seat], acts[seat], st, seat, rngs[seat], index, where,
+                           timeout)
 
     st = eng.new(seed, index)
     eng._trusted = True             # the state is this call's own, made by the kernels
     try:
-        return eng._play(st, seed, index, names, decide)
+        return eng._play(st, seed, index, seat_names(seats), decide)
     finally:
         eng._trusted = False
 
@@ -354,7 +364,7 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
     seed = seed_from_entropy() if seed is None else int(seed)
     eng = g.engine(rules)
     seats = resolve(eng, g, rules, policies)
-    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
+    names = seat_names(seats)
     with own(out, "players", game=game, seed=seed, games=games, policies=names) as info:
         t0 = time.perf_counter()
         recs = play_games(game, rules, None, games, seed, timeout=timeout, progress=progress,

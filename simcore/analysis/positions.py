@@ -21,6 +21,7 @@ from numba import njit
 from ..bits import game_stream, shuffle_inplace
 from ..errors import TricksimError
 from ..pimc_names import split_policy_text
+from ..players import is_user_policy
 from ..statistics.stats import wilson  # noqa: F401  (analysis.wilson: callers import it here)
 from ..text import counted
 
@@ -176,7 +177,9 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
     if policy is not None:
         t0 = clock()
         res = b.play_all(play, policy, cap, threads)
-        names = g.policy_ids(policy.split(","), rules)[0]
+        listed = split_policies(g, policy)
+        names = (g.policy_names(listed, rules) if any(is_user_policy(p) for p in listed)
+                 else g.policy_ids(listed, rules)[0])
         took = clock() - t0
         return Answer(names, res, cap, took,
                       [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
@@ -399,7 +402,8 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
         raise TricksimError(f"--at {at}: deal {deal} has {counted(n_act, 'action')}; give 0 to "
                             f"{n_act} "
                             "(the position after that many actions)")
-    if policy is not None:
+    user = policy is not None and any(is_user_policy(p) for p in split_policies(g, policy))
+    if policy is not None and not user:
         try:
             eng.policy_list(split_policies(g, policy))
         except ValueError as exc:
@@ -438,19 +442,24 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),
                       mod.position_info(eng, record, deal, at, st))
 
-    def play(text, first, n):
-        names = eng.policy_list(split_policies(g, text))
-        have = max(sampler.upto(first + n), first)
-        scores = np.zeros((len(acts), have - first), np.int64)
-        wins = np.zeros((len(acts), have - first), np.int64)
-        for i, w in enumerate(sampler.worlds[first:have]):
-            for j, a in enumerate(acts):
-                x = w.copy()
-                eng.apply(x, a)
-                while not eng.deal_over(x):
-                    eng.apply(x, eng.choose(names[eng.to_move(x)], x))
-                scores[j, i], wins[j, i] = mod.outcome(eng, x, seat)
-        return scores, wins
+    where = f"the position after action {at} of deal {deal}"
+    if user:
+        play = _user_playout(eng, g, rules, policy, sampler, acts, seat, seed, where,
+                             mod.outcome)
+    else:
+        def play(text, first, n):
+            names = eng.policy_list(split_policies(g, text))
+            have = max(sampler.upto(first + n), first)
+            scores = np.zeros((len(acts), have - first), np.int64)
+            wins = np.zeros((len(acts), have - first), np.int64)
+            for i, w in enumerate(sampler.worlds[first:have]):
+                for j, a in enumerate(acts):
+                    x = w.copy()
+                    eng.apply(x, a)
+                    while not eng.deal_over(x):
+                        eng.apply(x, eng.choose(names[eng.to_move(x)], x))
+                    scores[j, i], wins[j, i] = mod.outcome(eng, x, seat)
+            return scores, wins
 
     def best_wins(r):
         return r[1][summarise(labels, r[0], r[1])[1]]
@@ -485,6 +494,48 @@ class _Worlds:
             if w is not None:
                 self.worlds.append(w)
         return min(len(self.worlds), n)
+
+
+def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: int,
+                  where: str, outcome):
+    """``play(policy, first, n)`` for :func:`budgeted` when ``policy`` names Python
+    players (``MODULE:ATTR``): each world's play-out driven through the Engine API,
+    a Python player's randomness seeded by (seed, world, seat), its failures one line
+    naming the player, the world and the position (``where``)."""
+    from ..players import DEFAULT_TIMEOUT, PythonPlayer, resolve, user_action, watchdog
+    seats = resolve(eng, g, rules, split_policies(g, policy))
+
+    def play(text, first, n):
+        have = max(sampler.upto(first + n), first)
+        scores = np.zeros((len(acts), have - first), np.int64)
+        wins = np.zeros((len(acts), have - first), np.int64)
+        with watchdog():
+            for i, w in enumerate(sampler.worlds[first:have]):
+                for j, a in enumerate(acts):
+                    x = w.copy()
+                    eng.apply(x, a)
+                    done = 1
+                    rngs = {}
+                    calls = {}
+                    while not eng.deal_over(x):
+                        p = eng.to_move(x)
+                        s = seats[p]
+                        if isinstance(s, PythonPlayer):
+                            if p not in calls:
+                                calls[p] = s.for_game()
+                                rngs[p] = np.random.default_rng([int(seed), first + i, p])
+                            at = (f"player {s.name} (seat {p}) in world {first + i} of {where}, "
+                                  f"after {eng.describe(a)} and {done - 1} more action"
+                                  f"{'s' if done != 2 else ''}")
+                            act = user_action(eng, s, calls[p], x, p, rngs[p], first + i, at,
+                                              DEFAULT_TIMEOUT)
+                        else:
+                            act = eng.choose(s, x)
+                        eng.apply(x, act)
+                        done += 1
+                    scores[j, i], wins[j, i] = outcome(eng, x, seat)
+        return scores, wins
+    return play
 
 
 def position_lines(record: dict, deal: int, at: int) -> list[str]:

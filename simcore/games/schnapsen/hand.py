@@ -25,7 +25,8 @@ from .solver import new_work
 
 N_SLOTS = 20
 WIN_MEANS = "win = the hand's owner wins the deal (not the match)"
-SCORE_UNIT = "score = game points of the deal, + won / - lost (-3 .. +3)"
+SCORE_UNIT = ("score = game points of the deal, + won / - lost (-3 .. +3; a resignation "
+              "counts the match points the winner still needed)")
 #: the first-lead choice with no exchange, close or marriage (its label gets the card led:
 #: ``plain lead QH``)
 PLAIN = "plain lead"
