@@ -33,7 +33,7 @@ import pandas as pd  # noqa: E402
 
 from common import write  # noqa: E402
 from simcore import simulate  # noqa: E402
-from simcore.cluster import start_local_cluster  # noqa: E402
+from simcore.running.cluster import start_local_cluster  # noqa: E402
 
 
 def main():

@@ -82,7 +82,7 @@ def position(name):
 
 def default_answer(name, budget, threads, seed):
     """The answer ``tricksim hand`` gives without --policy."""
-    from simcore.analysis import budgeted, hand_play, wilson
+    from simcore.analysis.positions import budgeted, hand_play, wilson
     g, rules, mod, su = position(name)
     t0 = time.perf_counter()
     ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), None, 10_000, budget, threads,
@@ -104,8 +104,8 @@ def strongest(name):
 
 def reference(name, deals, threads, seed):
     """P(win) of the first row with the strongest player in every seat."""
-    from simcore import budget as b
-    from simcore.analysis import hand_play, wilson
+    from simcore.analysis import budget as b
+    from simcore.analysis.positions import hand_play, wilson
     g, rules, mod, su = position(name)
     su.choices = su.choices[:1]
     text, canonical, pid = strongest(name)

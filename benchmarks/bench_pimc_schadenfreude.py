@@ -22,7 +22,7 @@ import numpy as np
 
 from common import machine, write
 from simcore.games.schadenfreude import GAME
-from simcore.runner import resolve_threads
+from simcore.running.runner import resolve_threads
 
 
 def rotated(policy, players, k):

@@ -36,7 +36,7 @@ from simcore.games.schnapsen.engine import (MAX_LEGAL, N_STATE, OVER, S_CLOSER, 
 from simcore.games.schnapsen.policies import parse_policy, policy_name
 from simcore.games.schnapsen.rules import rules_array
 from simcore.games.schnapsen.solver import NODES_COL, WORK_ROWS, new_work, solve
-from simcore.stats import mean_ci, rate_ci
+from simcore.statistics.stats import mean_ci, rate_ci
 
 
 @njit(cache=True)

@@ -94,7 +94,7 @@ from simcore.games.schnapsen.engine import (A_CLAIM, A_CLOSE, A_EXCHANGE,  # noq
                                             A_MARRIAGE, A_PASS, S_STEP, S_TRUMP,
                                             T_CLOSED,
                                             start_deal)
-from simcore.stats import mean_ci, rate_ci                 # noqa: E402
+from simcore.statistics.stats import mean_ci, rate_ci                 # noqa: E402
 
 SUIT_ID = {Suit.CLUBS: 0, Suit.SPADES: 1, Suit.HEARTS: 2, Suit.DIAMONDS: 3}
 RANK_ID = {Rank.JACK: 0, Rank.QUEEN: 1, Rank.KING: 2, Rank.TEN: 3, Rank.ACE: 4}

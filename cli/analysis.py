@@ -6,8 +6,8 @@ import time
 import click
 
 from simcore.errors import TricksimError
-from simcore.budget import (DEFAULT_BUDGET, MIN_SAMPLES, MIN_SEARCH_SAMPLES, check_budget,
-                            check_threads)
+from simcore.analysis.budget import (DEFAULT_BUDGET, MIN_SAMPLES, MIN_SEARCH_SAMPLES,
+                                     check_budget, check_threads)
 from simcore.games import get_game, get_hand, players_help
 from simcore.text import counted
 
@@ -52,7 +52,7 @@ def _positive(value, name, limit=10**8):
 
 def _seed_in_range(seed):
     """The same --seed range as every other command (the runner's)."""
-    from simcore.runner import MAX_SEED
+    from simcore.running.runner import MAX_SEED
     if not 0 <= seed <= MAX_SEED:
         raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
 
@@ -108,9 +108,9 @@ def register(cli, rule_options, user_errors):
           tricksim hand wendish --preset officers --hand "QC JC AD TD AS AH KH 7C"
           tricksim hand schadenfreude --players 4 --hand "9C 9S 9H 8C 8S 10W 0W -3C"
         """
-        from simcore.analysis import budgeted, choice_table, distribution_table, hand_play, \
+        from simcore.analysis.positions import budgeted, choice_table, distribution_table, hand_play, \
             parse_known, plot_outcomes, summarise
-        from simcore.stats import check_output_path
+        from simcore.statistics.stats import check_output_path
         g = get_game(game)
         rules = g.build_rules(preset, rules_file, assignments, players)
         _positive(deals, "--deals")
@@ -205,7 +205,7 @@ def register_analyse(cli, user_errors):
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4
           tricksim analyse s.jsonl --index 1 --deal 0 --at 4 --open
         """
-        from simcore.analysis import (analyse_position, position_lines, position_table,
+        from simcore.analysis.positions import (analyse_position, position_lines, position_table,
                                       read_record)
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)

@@ -1,7 +1,7 @@
 """The ``tricksim`` command line: parse options, call the runner, print and write results.
 
 No game logic here: options become a rule set and run settings, the runner
-plays, ``simcore.stats`` formats and writes.
+plays, ``simcore.statistics.stats`` formats and writes.
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class Progress:
     def __init__(self, label: str, enabled: bool | None = None,
                  interval: float | None = None, tty: bool | None = None):
         from cli.progress import progress_interval
-        from simcore.progress import decisions
+        from simcore.running.progress import decisions
         self.label = label
         self.tty = sys.stderr.isatty() if tty is None else tty
         self.enabled = True if enabled is None else enabled
@@ -130,7 +130,7 @@ class Progress:
     def _figures(self, done: int, total: int, now: float) -> tuple[str, str, float]:
         """(rate text, decisions text, eta in seconds) of the progress so far."""
         from cli.progress import rate_text
-        from simcore.progress import decisions
+        from simcore.running.progress import decisions
         elapsed = now - self.t0
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
@@ -206,7 +206,7 @@ def cluster_options(fn):
 
 
 def check_options(fn):
-    """--check-with, --check-games and --skill (compare and sweep; simcore.check)."""
+    """--check-with, --check-games and --skill (compare and sweep; simcore.experiments.check)."""
     for decorator in reversed([
         click.option("--check-with", "check_with", default=None, metavar="PLAYER",
                      help="Play the comparison (a sweep: every variant) again with PLAYER "
@@ -292,8 +292,8 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
       tricksim simulate schadenfreude --policy heuristic,random,random,random \\
           --rotate --games 100000 --seed 1    # heuristic vs random, every seat
     """
-    from simcore.runner import simulate as run_simulation
-    from simcore.stats import fairness_note, format_summary
+    from simcore.running.runner import simulate as run_simulation
+    from simcore.statistics.stats import fairness_note, format_summary
 
     g = get_game(game)
     rules = g.build_rules(preset, rules_file, assignments, players)
@@ -377,7 +377,7 @@ def simulate_python_cli(game, rules, policy, games, seed, out_dir, records, fmt,
                         timeout) -> None:
     """``simulate`` with a Python player: played game by game through the Engine API."""
     from simcore.players import cost_line, simulate_python
-    from simcore.stats import format_summary
+    from simcore.statistics.stats import format_summary
     if games < 1:
         raise TricksimError(f"--games {games} is not allowed; give at least 1")
     run = simulate_python(game, rules, policy, games, seed, out_dir, records, timeout)
@@ -403,8 +403,8 @@ def resumed_line(result, out_dir, records) -> str:
 def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> None:
     """``simulate --rotate``: every rotation of the policy list on the same games, one
     run folder per rotation under OUT/rotations/, the per-policy report in OUT."""
-    from simcore.rotation import rotation_note, simulate_rotated, write_rotated
-    from simcore.stats import format_summary
+    from simcore.experiments.rotation import rotation_note, simulate_rotated, write_rotated
+    from simcore.statistics.stats import format_summary
     own_folder(out_dir, "rotation")
     rot = simulate_rotated(game, rules, policy.split(","), settings=settings,
                            progress=Progress(f"{game} rotated"), out=out_dir)
@@ -452,9 +452,9 @@ def note_cold_cache(game: str) -> None:
 def run_settings(**options):
     """The command's run options as one ``RunSettings`` (the one object the runner,
     sweeps, comparisons and batches take)."""
-    from simcore.settings import RunSettings
+    from simcore.running.settings import RunSettings
     if options.get("workers") is not None:        # refused before anything starts
-        from simcore.cluster import check_workers
+        from simcore.running.cluster import check_workers
         check_workers(options["workers"])
     return RunSettings(**options)
 
@@ -464,13 +464,13 @@ def check_records_path(records, out_dir) -> None:
 
     It must not be empty, its folder must exist or be the run folder (no other
     folder is created for it), and it must be a new or regular file, a character
-    device or a pipe (see ``simcore.stats.check_output_path``), and not one of the
+    device or a pipe (see ``simcore.statistics.stats.check_output_path``), and not one of the
     run folder's own files (run.json, summary.csv, a table, a chunk file).
     """
     import os
 
     from simcore.paths import check_file_path
-    from simcore.stats import check_output_path
+    from simcore.statistics.stats import check_output_path
 
     if not str(records).strip():
         check_file_path(records, "--records")     # empty: one line saying so
@@ -604,9 +604,9 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
       tricksim sweep schnapsen --vary close_min_talon=2,4 --policy heuristic --games 20000 \\
           --check-with expert --skill expert,heuristic --seed 1
     """
-    from simcore.check import plan_checks, run_checks
-    from simcore.stats import integer_columns
-    from simcore.sweep import (POLICY, build_variants, fairness_lines, holm_note, parse_vary,
+    from simcore.experiments.check import plan_checks, run_checks
+    from simcore.statistics.stats import integer_columns
+    from simcore.experiments.sweep import (POLICY, build_variants, fairness_lines, holm_note, parse_vary,
                                sweep as run_sweep, without_effect, write_sweep)
 
     plan = parse_vary(game, vary)
@@ -714,9 +714,9 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
       tricksim compare schnapsen --a austrian --b tournament --policy heuristic \\
           --games 20000 --check-with expert --skill expert,heuristic --seed 1
     """
-    from simcore.check import plan_checks, run_checks
-    from simcore.stats import format_summary
-    from simcore.sweep import compare as run_compare, parse_side, same_seats, write_compare
+    from simcore.experiments.check import plan_checks, run_checks
+    from simcore.statistics.stats import format_summary
+    from simcore.experiments.sweep import compare as run_compare, parse_side, same_seats, write_compare
 
     rules_a, pol_a = parse_side(game, spec_a, players)
     rules_b, pol_b = parse_side(game, spec_b, players)
@@ -746,7 +746,7 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     click.echo(format_summary({("paired B - A per policy (seats rotated)" if rotate else
                                 "paired B - A"): result.table,
                                "game B - A": result.game_table}, fmt), nl=False)
-    from simcore.verdict import compare_verdict, sides_sentence
+    from simcore.statistics.verdict import compare_verdict, sides_sentence
     for line in compare_verdict(result):
         click.echo(line, err=fmt != "table")
     extra = run_checks(checks, out_dir, result=result, settings=settings,
@@ -787,8 +787,8 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     Example:
       tricksim batch plan.toml --out results/nightly --workers 2
     """
-    from simcore.batch import load_plan, players_lines, run_batch
-    from simcore.stats import integer_columns
+    from simcore.experiments.batch import load_plan, players_lines, run_batch
+    from simcore.statistics.stats import integer_columns
 
     parsed = load_plan(plan)
     for game in dict.fromkeys(run.game for run in parsed.runs):

@@ -55,7 +55,7 @@ def check_save(save: str | None, force: bool) -> None:
     file without --force or that cannot be written safely."""
     if not save:
         return
-    from simcore.stats import check_output_path
+    from simcore.statistics.stats import check_output_path
     how = check_output_path(save)
     if how == "replace" and not force:
         raise TricksimError(f"--save '{save}' exists; give --force to replace it, or "
@@ -153,8 +153,8 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     user is asked for a file name (``ask_and_save``).  TricksimError (one line) for bad
     options or input ending before the game does."""
     from simcore.games import get_game
-    from simcore.runner import MAX_SEED
-    from simcore.show import narrator_class
+    from simcore.running.runner import MAX_SEED
+    from simcore.analysis.show import narrator_class
 
     g = get_game(game)
     rules = g.build_rules(preset, rules_file, assignments, players)
@@ -224,7 +224,7 @@ def save_record(record: dict, path) -> None:
     that it replays (as ``tricksim replay`` would); TricksimError (one line) if the path
     cannot be written."""
     from simcore.records import replay_one
-    from simcore.stats import atomic_write
+    from simcore.statistics.stats import atomic_write
 
     replay_one(json.loads(json.dumps(record)))       # what is saved replays valid
     text = json.dumps(record, separators=(",", ":")) + "\n"
@@ -268,7 +268,7 @@ def ask_and_save(record: dict, seat: int) -> None:
     is saved or the user declines (an empty answer) or the input ends.  An existing file
     is replaced only when the user confirms; a path tricksim refuses (a folder, a link,
     a file it cannot write) gets one line and the question again."""
-    from simcore.stats import check_output_path
+    from simcore.statistics.stats import check_output_path
     ended = "the input ended at the question: the record is not saved"
     while True:
         name = _ask("save the record? file name (empty: don't save): ")

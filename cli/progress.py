@@ -73,13 +73,13 @@ class Heartbeat:
                 self.last = time.perf_counter()
 
     def _line(self, now: float) -> None:
-        from simcore.progress import decisions
+        from simcore.running.progress import decisions
         n = decisions() - self.decisions0
         done = f", {n:,} search decisions" if n else ""
         click.echo(f"{self.command}: working{done}, {now - self.t0:,.0f}s elapsed", err=True)
 
     def start(self) -> "Heartbeat":
-        from simcore.progress import decisions
+        from simcore.running.progress import decisions
         self.decisions0 = decisions()
         self._thread.start()
         return self

@@ -1,4 +1,4 @@
-"""``tricksim tournament``: several players on the same deals, rated (simcore.tournament)."""
+"""``tricksim tournament``: several players on the same deals, rated (simcore.experiments.tournament)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -53,8 +53,8 @@ def register(cli, games_type, user_errors) -> None:
           tricksim tournament schadenfreude --players heuristic,random,expert --games 50 --seed 1
         """
         from simcore.games import get_game
-        from simcore.stats import format_summary
-        from simcore.tournament import tournament as run
+        from simcore.statistics.stats import format_summary
+        from simcore.experiments.tournament import tournament as run
         g = get_game(game)
         names = [p.strip() for p in players.split(",")]
         n_players = len(names) if "players" in g.rulebook.options else None
@@ -67,7 +67,7 @@ def register(cli, games_type, user_errors) -> None:
                                    res.pairs.drop(columns=["verdict"])}, "table"), nl=False)
         for v in res.pairs["verdict"]:
             click.echo(f"- {v}")
-        from simcore.tournament import prior_note
+        from simcore.experiments.tournament import prior_note
         note = prior_note(res.ratings)
         if note:
             click.echo(note, err=True)

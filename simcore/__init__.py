@@ -14,7 +14,7 @@ import sys as _sys  # noqa: E402
 import types as _types  # noqa: E402
 
 from ._cache import configure_numba_cache  # noqa: E402
-from ._dask_worker import ignore_ctrl_c_in_a_starting_worker  # noqa: E402
+from .running._dask_worker import ignore_ctrl_c_in_a_starting_worker  # noqa: E402
 
 configure_numba_cache()
 ignore_ctrl_c_in_a_starting_worker()
@@ -29,16 +29,16 @@ __all__ = sorted(_LAZY) + ["__version__"]
 
 
 #: public functions named like the submodule that defines them: importing the
-#: submodule (``from simcore.sweep import parse_vary``, a game's api importing
+#: submodule (``from simcore.experiments.sweep import parse_vary``, a game's api importing
 #: ``simcore.engine.EngineBase``) must not replace the
-#: function ``simcore.sweep`` by the module
+#: function ``simcore.experiments.sweep`` by the module
 _SHADOWED = frozenset({"sweep", "engine"})
 
 
 class _Package(_types.ModuleType):
     def __setattr__(self, name, value):
         if name in _SHADOWED and isinstance(value, _types.ModuleType):
-            return          # the module stays reachable as sys.modules["simcore.sweep"]
+            return          # the module stays reachable as sys.modules["simcore.experiments.sweep"]
         super().__setattr__(name, value)
 
 

@@ -128,8 +128,8 @@ class GameContract:
     #: the searching players a budgeted answer (``hand``, ``analyse`` without
     #: ``--policy``) tries, strongest first (usually ``strongest_policy``, then cheaper
     #: settings of it, which fit larger samples in the same time); ``expert`` and
-    #: ``analysis_policy`` follow them (``simcore.budget.ladder``); these need
-    #: ``simcore.budget.MIN_SEARCH_SAMPLES`` samples, the others ``MIN_SAMPLES``.
+    #: ``analysis_policy`` follow them (``simcore.analysis.budget.ladder``); these need
+    #: ``simcore.analysis.budget.MIN_SEARCH_SAMPLES`` samples, the others ``MIN_SAMPLES``.
     #: Empty: ``strongest_policy`` alone, needing ``MIN_SAMPLES``
     search_ladder: tuple[str, ...] = ()
     #: the default player of ``tricksim hand`` and ``tricksim analyse``, which play
@@ -145,7 +145,7 @@ class GameContract:
     #: such that the figure is ``numerator.sum() / denominator.sum()``: a per-game mean
     #: has denominator 1, a deal-level rate counts the game's deals in the denominator,
     #: a rate among some deals (a contract's win rate) counts those deals.  Comparisons
-    #: pair these game by game (see ``simcore.sweep.paired_ratio``).  None: none declared
+    #: pair these game by game (see ``simcore.experiments.sweep.paired_ratio``).  None: none declared
     game_reader: Callable | None = None
 
     @property

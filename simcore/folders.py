@@ -325,7 +325,7 @@ def own(out, kind: str, **fields):
 
     The claim is checked before the folder is made or locked (a foreign folder is
     not touched) and again under the lock (another command may have made it)."""
-    from .stats import remove_stale_temps, write_json
+    from .statistics.stats import remove_stale_temps, write_json
     out = Path(out)
     claim(out, kind)
     created = not out.exists()

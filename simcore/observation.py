@@ -145,7 +145,7 @@ def render_docs(text: str) -> str:
 def main(argv=None) -> int:
     """``python -m simcore.observation FILE``: regenerate the field tables in FILE."""
     from pathlib import Path
-    from .stats import write_text
+    from .statistics.stats import write_text
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m simcore.observation docs/players-api.md", file=sys.stderr)

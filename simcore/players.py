@@ -298,7 +298,7 @@ def seat_summary(game: str, rules, records: list[dict], names: list[str]):
     """Per-seat standing (win rate, or mean score) with 95% intervals, from records."""
     import pandas as pd
     from .registry import get_game
-    from .stats import mean_ci, rate_ci
+    from .statistics.stats import mean_ci, rate_ci
     g = get_game(game)
     spec = g.engine(rules).observation_spec
     stand = np.array([spec.standing(r["result"]) for r in records], dtype=np.float64)
@@ -349,7 +349,7 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
     from .bits import seed_from_entropy
     from .folders import own
     from .registry import get_game
-    from .stats import write_csv, write_json, write_text
+    from .statistics.stats import write_csv, write_json, write_text
     g = get_game(game)
     seed = seed_from_entropy() if seed is None else int(seed)
     eng = g.engine(rules)

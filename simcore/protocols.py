@@ -121,7 +121,7 @@ class PlayersProtocol(Protocol):
 @runtime_checkable
 class NarratorProtocol(Protocol):
     """A game in words, made as ``Narrator(engine, viewer=None)`` (``viewer``: the seat
-    whose view is narrated, None for an onlooker); ``simcore.show.NarratorBase`` gives
+    whose view is narrated, None for an onlooker); ``simcore.analysis.show.NarratorBase`` gives
     ``who``, ``sees``, ``label``, ``card_key``, ``sorted_cards``, ``card_of`` and
     ``menu_order``."""
 
@@ -142,7 +142,7 @@ class NarratorProtocol(Protocol):
 @runtime_checkable
 class HandProtocol(Protocol):
     """``tricksim hand`` and ``tricksim analyse`` for one game (usually its ``hand.py``
-    module; ``simcore.analysis`` does the generic part)."""
+    module; ``simcore.analysis.positions`` does the generic part)."""
 
     def setup(self, rules, seat: int, dealer, hand: str, known, trump_card=None,
               takes_skat=None): ...

@@ -16,7 +16,7 @@ def officers(tmp_path_factory):
     --preset officers --records FILE` calls (runner.write_records; the batch run itself
     is left out to keep the test quick)."""
     from simcore.games import get_game
-    from simcore.runner import write_records
+    from simcore.running.runner import write_records
     path = tmp_path_factory.mktemp("officers") / "o.jsonl"
     rules = get_game("wendish").build_rules("officers", None, (), None)
     write_records("wendish", rules, ["heuristic", "heuristic"], 5, 2, path)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from simcore import simulate
-from simcore.batch import load_plan, run_batch
+from simcore.experiments.batch import load_plan, run_batch
 from simcore.errors import TricksimError
 
 PLAN = """

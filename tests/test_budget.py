@@ -1,9 +1,9 @@
-"""The strongest players that fit a budget (simcore.budget) and ``hand``/``analyse`` using it."""
+"""The strongest players that fit a budget (simcore.analysis.budget) and ``hand``/``analyse`` using it."""
 import numpy as np
 import pytest
 
 from conftest import one_error_line
-from simcore import budget as b
+from simcore.analysis import budget as b
 
 
 class Clock:
@@ -221,7 +221,7 @@ def every_preset():
 
 @pytest.mark.parametrize("game,preset", every_preset())
 def test_each_games_ladder_comes_from_its_contract(game, preset):
-    from simcore.analysis import candidates
+    from simcore.analysis.positions import candidates
     from simcore.registry import get_game
     g = get_game(game)
     rules = g.build_rules(preset, None, (), None)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simcore.check import Figure, conclusion, default_check_games, skill
+from simcore.experiments.check import Figure, conclusion, default_check_games, skill
 from simcore.games import design_players, get_game, players_line, random_play_note
-from simcore.settings import RunSettings
+from simcore.running.settings import RunSettings
 
 
 def fig(diff, low, high, clear="interval"):

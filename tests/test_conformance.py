@@ -255,7 +255,7 @@ def test_every_searching_policy(game, policy, monkeypatch):
     g = get_game(game)
     rules = g.build_rules()
     n = g.seats(rules)
-    monkeypatch.setattr("simcore.chunking.CHUNK_SECONDS", 1e-9)
+    monkeypatch.setattr("simcore.running.chunking.CHUNK_SECONDS", 1e-9)
     check_run(game, rules, [policy] + ["heuristic"] * (n - 1), games=3, records=2,
               cost_sized=True)
 

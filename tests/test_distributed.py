@@ -37,7 +37,7 @@ def assert_same(a, b):
 
 @pytest.fixture(scope="module")
 def client():
-    from simcore.cluster import start_local_cluster
+    from simcore.running.cluster import start_local_cluster
     threaded(50, 50)                      # kernels compiled and cached before the workers start
     cluster = start_local_cluster(2)
     cl = distributed.Client(cluster, set_as_default=False)
@@ -109,7 +109,7 @@ def test_a_killed_worker_s_chunks_are_played_elsewhere_with_the_same_result(clie
 
 
 def test_an_unreachable_scheduler_is_one_clear_error():
-    from simcore.cluster import DaskExecutor
+    from simcore.running.cluster import DaskExecutor
     with pytest.raises(TricksimError, match="cannot reach the Dask scheduler at "
                                             "'tcp://127.0.0.1:9'") as err:
         DaskExecutor(scheduler="tcp://127.0.0.1:9", connect_timeout=0.5)
@@ -136,7 +136,7 @@ def test_cli_workers_starts_a_local_cluster(invoke, tmp_path):
 
 
 def test_a_sweep_on_the_cluster_gives_the_threaded_table(client, tmp_path):
-    from simcore.sweep import parse_vary, sweep
+    from simcore.experiments.sweep import parse_vary, sweep
     vary = parse_vary("schadenfreude", ["limit=30,40"])
     threads = sweep("schadenfreude", vary, games=1000, seed=4, chunk_size=250)
     cluster = sweep("schadenfreude", vary, games=1000, seed=4, chunk_size=250, client=client,

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from conftest import one_error_line
-from simcore.analysis import summarise
+from simcore.analysis.positions import summarise
 
 
 def _rows(out):
@@ -102,7 +102,7 @@ def test_officers_and_schadenfreude(invoke):
 
 def test_fixed_cards_stay_and_the_rest_is_dealt(monkeypatch):
     """The completion keeps the fixed slots and deals every other card exactly once."""
-    from simcore.analysis import complete
+    from simcore.analysis.positions import complete
     t = np.array([3, -1, 7, -1, -1], np.int64)
     free = np.array([0, 1, 2], np.int64)
     out = np.empty(5, np.int64)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.batch import load_plan
+from simcore.experiments.batch import load_plan
 from simcore.errors import TricksimError
 
 GOOD = '[[run]]\nname = "first"\ngame = "schadenfreude"\ngames = 50\nseed = 1\n'

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-import simcore.cluster
+import simcore.running.cluster
 from simcore.games import BUILT_IN
 from tests.conftest import one_error_line
 
@@ -16,13 +16,13 @@ from tests.conftest import one_error_line
 def _no_cluster(monkeypatch):
     def started(*args, **kwargs):
         raise AssertionError("a cluster was started")
-    monkeypatch.setattr(simcore.cluster, "start_local_cluster", started)
+    monkeypatch.setattr(simcore.running.cluster, "start_local_cluster", started)
 
 
 def test_workers_above_the_machine_s_cap_are_refused_before_anything_starts(
         invoke, tmp_path, monkeypatch):
     _no_cluster(monkeypatch)
-    top = simcore.cluster.max_workers()
+    top = simcore.running.cluster.max_workers()
     res = invoke("simulate", "schadenfreude", "--games", 10, "--workers", 100000,
                  "--out", "o")
     one_error_line(res, "--workers 100000 is not allowed", f"allowed: 1 to {top}",
@@ -32,8 +32,8 @@ def test_workers_above_the_machine_s_cap_are_refused_before_anything_starts(
                  "--workers", top + 1, "--out", "s")
     one_error_line(res, f"--workers {top + 1} is not allowed")
     assert not (tmp_path / "s").exists()
-    with pytest.raises(simcore.cluster.TricksimError, match="not allowed"):
-        simcore.cluster.DaskExecutor(workers=100000)
+    with pytest.raises(simcore.running.cluster.TricksimError, match="not allowed"):
+        simcore.running.cluster.DaskExecutor(workers=100000)
 
 
 def test_a_plan_s_workers_and_chunk_size_are_checked_before_run_one(invoke, tmp_path,
@@ -53,7 +53,7 @@ def test_a_plan_s_workers_and_chunk_size_are_checked_before_run_one(invoke, tmp_
 
 
 def test_a_sweep_s_combinations_are_capped(invoke, tmp_path):
-    from simcore.sweep import MAX_VARIANTS
+    from simcore.experiments.sweep import MAX_VARIANTS
     res = invoke("sweep", "schadenfreude", "--vary",
                  "limit=" + ",".join(str(v) for v in range(20, 120)),
                  "--vary", "max_rounds=" + ",".join(str(v) for v in range(10, 30)),
@@ -77,7 +77,7 @@ def test_records_empty_or_in_a_missing_folder(invoke, tmp_path, records, expecte
 
 
 def test_hand_and_analyse_seeds_have_the_runner_s_range(invoke):
-    from simcore.runner import MAX_SEED
+    from simcore.running.runner import MAX_SEED
     for cmd in (["hand", "schnapsen", "--hand", "AH TH", "--deals", 10],
                 ["analyse", "none.jsonl", "--at", 0]):
         res = invoke(*cmd, "--seed", MAX_SEED + 1)
@@ -92,11 +92,11 @@ def test_hand_and_analyse_seeds_have_the_runner_s_range(invoke):
 def test_an_os_error_on_the_run_folder_is_a_sentence(invoke, monkeypatch, code, words):
     import os
 
-    import simcore.runner
+    import simcore.running.runner
 
     def refused(*args, **kwargs):
         raise OSError(code, os.strerror(code), "o")
-    monkeypatch.setattr(simcore.runner, "simulate", refused)
+    monkeypatch.setattr(simcore.running.runner, "simulate", refused)
     res = invoke("simulate", "schadenfreude", "--games", 5, "--out", "o")
     one_error_line(res, words)
     assert "Errno" not in res.stderr

@@ -11,13 +11,13 @@ import time
 import pytest
 
 import simcore.records
-import simcore.runner
+import simcore.running.runner
 
 
 def test_ctrl_c_in_a_run_exits_130(invoke, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(simcore.runner, "simulate", interrupted)
+    monkeypatch.setattr(simcore.running.runner, "simulate", interrupted)
     res = invoke("simulate", "schadenfreude", "--games", 10, "--out", "o")
     assert res.exit_code == 130, res.output
     assert res.stderr.strip() == ("interrupted (Ctrl-C); finished chunks are kept and the same "

@@ -11,8 +11,8 @@ import pytest
 
 from simcore import simulate
 from simcore import get_game
-from simcore.stats import MIN_EXPECTED_WINS, fairness_frame, fairness_note, mean_ci
-from simcore.sweep import MIN_PAIRED_GAMES, compare, fairness_line, paired_test, \
+from simcore.statistics.stats import MIN_EXPECTED_WINS, fairness_frame, fairness_note, mean_ci
+from simcore.experiments.sweep import MIN_PAIRED_GAMES, compare, fairness_line, paired_test, \
     parse_rules_spec
 
 

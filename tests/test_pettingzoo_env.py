@@ -39,7 +39,7 @@ def test_a_random_game_to_the_end_is_zero_sum_and_reproducible():
 def test_the_core_does_not_import_the_environments():
     import subprocess
     import sys
-    code = ("import sys, simcore, simcore.players, simcore.tournament, cli.main; "
+    code = ("import sys, simcore, simcore.players, simcore.experiments.tournament, cli.main; "
             "print(any(m.startswith(('pettingzoo', 'gymnasium', 'simcore.envs')) "
             "for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from simcore.sweep import compare, parse_side, parse_vary, sweep
+from simcore.experiments.sweep import compare, parse_side, parse_vary, sweep
 
 GAMES = 300
 
@@ -30,7 +30,7 @@ def policy_sweep():
 
 # ----- item 10: Holm across a command's tests, worded as evidence -----------------
 def test_holm_runs_across_every_table_of_a_command():
-    from simcore.verdict import adjust_family
+    from simcore.statistics.verdict import adjust_family
     seats = pd.DataFrame({"measure": ["win"] * 3, "p_value": [0.01, 0.04, 0.03],
                           "significant": [True] * 3, "test": ["paired t"] * 3})
     game = pd.DataFrame({"metric": ["a", "b", "c"], "p_value": [0.02, math.nan, 1.0],
@@ -50,7 +50,7 @@ def test_holm_runs_across_every_table_of_a_command():
 
 
 def test_compare_adjusts_every_test_together(limit_compare):
-    from simcore.stats import holm
+    from simcore.statistics.stats import holm
     res = limit_compare
     raw = list(res.table["p_value"]) + list(res.game_table["p_value"])
     adjusted = list(res.table["p_holm"]) + list(res.game_table["p_holm"])
@@ -65,7 +65,7 @@ def test_compare_adjusts_every_test_together(limit_compare):
 
 
 def test_compare_verdict_says_how_many_tests_and_words_evidence(limit_compare):
-    from simcore.verdict import compare_verdict
+    from simcore.statistics.verdict import compare_verdict
     lines = compare_verdict(limit_compare)
     assert lines[0].startswith("16 tests run (12 per seat, 4 game-level), Holm-adjusted "
                                "together; 1 did not apply (1 figure: A and B equal in every "
@@ -75,7 +75,7 @@ def test_compare_verdict_says_how_many_tests_and_words_evidence(limit_compare):
 
 
 def test_a_family_without_a_small_p_is_no_clear_evidence():
-    from simcore.verdict import adjust_family, compare_verdict
+    from simcore.statistics.verdict import adjust_family, compare_verdict
     table = pd.DataFrame({"measure": ["win", "win"], "seat": [0, 1],
                           "p_value": [0.048, 0.30], "significant": [True, False],
                           "test": ["paired t", "paired t"]})
@@ -89,7 +89,7 @@ def test_a_family_without_a_small_p_is_no_clear_evidence():
 
 
 def test_too_few_games_is_no_test_and_no_verdict():
-    from simcore.verdict import compare_verdict
+    from simcore.statistics.verdict import compare_verdict
     a, _ = parse_side("schadenfreude", "standard")
     b, _ = parse_side("schadenfreude", "limit=30")
     res = compare("schadenfreude", a, b, games=10, seed=1)
@@ -103,7 +103,7 @@ def test_too_few_games_is_no_test_and_no_verdict():
 
 
 def test_sweep_seat_verdicts_are_evidence_and_count_the_tests(policy_sweep):
-    from simcore.sweep import fairness_lines, holm_note
+    from simcore.experiments.sweep import fairness_lines, holm_note
     first, second = fairness_lines(policy_sweep)
     assert "no chi-square test of equal wins: the seats play different policies" in first
     assert "(the only test, so no adjustment): " in second
@@ -118,8 +118,8 @@ def test_sweep_seat_verdicts_are_evidence_and_count_the_tests(policy_sweep):
 
 
 def test_rotated_run_counts_and_adjusts_its_tests():
-    from simcore.rotation import rotation_note, simulate_rotated
-    from simcore.stats import holm
+    from simcore.experiments.rotation import rotation_note, simulate_rotated
+    from simcore.statistics.stats import holm
     rot = simulate_rotated("schadenfreude", None, ["heuristic", "random", "random", "random"],
                            games=200, seed=2)
     d = rot.differences
@@ -131,7 +131,7 @@ def test_rotated_run_counts_and_adjusts_its_tests():
 
 # ----- item 9: plots and reports ----------------------------------------------------
 def test_compare_plot_one_unit_per_axis_and_says_what_a_and_b_are(limit_compare):
-    from simcore.plots import compare_figure
+    from simcore.statistics.plots import compare_figure
     fig = compare_figure(limit_compare)
     title = fig.get_suptitle() if hasattr(fig, "get_suptitle") else fig._suptitle.get_text()
     assert "B = limit=30 vs A = standard (limit=40)" in title
@@ -150,7 +150,7 @@ def test_compare_plot_one_unit_per_axis_and_says_what_a_and_b_are(limit_compare)
 
 
 def test_compare_report_names_the_option_that_differs(limit_compare, tmp_path):
-    from simcore.sweep import write_compare
+    from simcore.experiments.sweep import write_compare
     write_compare(limit_compare, tmp_path, "tricksim compare ...")
     report = (tmp_path / "report.md").read_text()
     assert report.startswith("# Comparison of schadenfreude: limit=30 vs standard (limit=40)")
@@ -162,7 +162,7 @@ def test_compare_report_names_the_option_that_differs(limit_compare, tmp_path):
 
 
 def test_side_labels_without_specs_and_for_players():
-    from simcore.verdict import side_labels
+    from simcore.statistics.verdict import side_labels
     rules, _ = parse_side("schadenfreude", "standard")
     res = SimpleNamespace(game="schadenfreude", rules_a=rules, rules_b=rules,
                           run_a=SimpleNamespace(policies=["heuristic"] + ["random"] * 3),
@@ -171,7 +171,7 @@ def test_side_labels_without_specs_and_for_players():
 
 
 def test_policy_sweep_seat_plot_colours_by_player(policy_sweep):
-    from simcore.plots import seat_figure, seat_plot_data
+    from simcore.statistics.plots import seat_figure, seat_plot_data
     data = seat_plot_data(policy_sweep)
     assert data[0]["fair"] is None and data[1]["fair"] is not None   # mixed, then all random
     fig = seat_figure(policy_sweep)
@@ -209,7 +209,7 @@ def _overlaps(fig) -> list[tuple[str, str]]:
 
 
 def test_game_plot_units_and_no_overlapping_titles():
-    from simcore.plots import game_figure
+    from simcore.statistics.plots import game_figure
     res = sweep("wendish", parse_vary("wendish", ["variant=four,three,officers"]),
                 games=40, seed=1)
     fig = game_figure(res)

@@ -4,7 +4,7 @@ import json
 import re
 
 from simcore.engine import engine
-from simcore.show import narrator_class
+from simcore.analysis.show import narrator_class
 from simcore.text import counted, plural
 
 

@@ -33,7 +33,7 @@ def test_default_interval_is_ten_seconds(monkeypatch):
 
 def test_commands_print_progress_when_piped(invoke, monkeypatch, tmp_path):
     monkeypatch.setenv("TRICKSIM_PROGRESS_INTERVAL", "0")
-    monkeypatch.setattr("simcore.runner.RECORD_BLOCK", 50)
+    monkeypatch.setattr("simcore.running.runner.RECORD_BLOCK", 50)
     res = invoke("simulate", "schnapsen", "--games", "200", "--seed", "1", "--summary-only",
                  "--chunk-size", "50", "--records", "r.jsonl", "--out", "sim")
     assert res.exit_code == 0, res.output

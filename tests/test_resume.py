@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 from simcore import simulate
-from simcore.checkpoint import decode_aggregates, encode_aggregates
+from simcore.running.checkpoint import decode_aggregates, encode_aggregates
 from simcore.games.schadenfreude import GAME
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,7 +195,7 @@ def test_the_same_command_on_a_finished_folder_plays_nothing(invoke, tmp_path):
 
 
 def test_an_interrupted_sweep_resumes_to_the_uninterrupted_table(invoke, tmp_path):
-    from simcore.sweep import parse_vary, sweep
+    from simcore.experiments.sweep import parse_vary, sweep
     vary = parse_vary("schadenfreude", ["limit=30,40,50"])
     with pytest.raises(Stop):                 # stopped in the second variant
         sweep("schadenfreude", vary, games=1000, seed=6, chunk_size=250, out=tmp_path / "sw",

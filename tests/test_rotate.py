@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 
 from simcore import get_game, simulate
-from simcore.rotation import rotate, rotations, simulate_rotated
-from simcore.sweep import compare, paired_ratio, parse_rules_spec
+from simcore.experiments.rotation import rotate, rotations, simulate_rotated
+from simcore.experiments.sweep import compare, paired_ratio, parse_rules_spec
 from conftest import one_error_line
 
 POLS = ["heuristic", "random", "random", "random"]
@@ -161,7 +161,7 @@ def test_cli_simulate_rotate_writes_and_resumes(invoke, tmp_path):
 
 
 def test_a_figure_absent_on_a_side_says_so():
-    from simcore.sweep import ABSENT
+    from simcore.experiments.sweep import ABSENT
     rules = parse_rules_spec("wendish", "variant=four")
     res = compare("wendish", rules, rules, games=40, seed=2)
     t = res.game_table

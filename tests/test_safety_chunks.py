@@ -163,7 +163,7 @@ def test_a_whole_chunks_folder_deleted_is_named_once(invoke, tmp_path, reference
 
 
 def test_a_chunk_that_changes_during_the_run_is_one_line(tmp_path):
-    from simcore.checkpoint import ChunkStore, RunPlan
+    from simcore.running.checkpoint import ChunkStore, RunPlan
     from simcore.games import get_game
     g = get_game("schadenfreude")
     rules = g.build_rules()

@@ -35,7 +35,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster():
     """A local cluster of one worker that Dask gives up on after one death of a task."""
-    from simcore.cluster import start_local_cluster
+    from simcore.running.cluster import start_local_cluster
     simulate("schadenfreude", None, ["random"], 50, 1, chunk_size=50)   # kernels cached
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         cl = start_local_cluster(1)
@@ -63,7 +63,7 @@ def listening(pids) -> list[tuple[int, str, int]]:
 @pytest.mark.parametrize("dashboard", [False, True], ids=["plain", "dashboard"])
 def test_a_local_cluster_listens_on_127_0_0_1_only(dashboard):
     # today the dashboard listens on every interface (0.0.0.0:PORT)
-    from simcore.cluster import start_local_cluster
+    from simcore.running.cluster import start_local_cluster
     me = psutil.Process()
     before = set(listening([me.pid]))
     cl = start_local_cluster(1, dashboard=dashboard)
@@ -212,8 +212,8 @@ def test_a_real_scheduler_passes_the_check(invoke, cluster):
 
 # ----- the cluster takes chunks lazily; workers that keep dying ------------------------
 def test_the_cluster_takes_the_chunks_to_play_lazily(cluster):
-    from simcore.checkpoint import RunPlan
-    from simcore.cluster import DaskExecutor
+    from simcore.running.checkpoint import RunPlan
+    from simcore.running.cluster import DaskExecutor
     from simcore.games import get_game
     _, client = cluster
     rules = get_game("schadenfreude").build_rules()
@@ -236,14 +236,14 @@ def test_the_cluster_takes_the_chunks_to_play_lazily(cluster):
 def test_workers_that_keep_dying_are_one_line_and_the_folder_resumes(cluster, tmp_path,
                                                                      monkeypatch):
     # today: a KilledWorker traceback
-    from simcore.cluster import DaskExecutor
+    from simcore.running.cluster import DaskExecutor
     _, client = cluster
 
     def die(game, state, policies, seed, start, count, summary_only):
         """Chunks 0-2 play; chunk 3 on kills its worker (pickled by value), after a
         pause that lets the finished chunks reach the runner's folder first."""
         if start < 300:
-            from simcore.cluster import play_chunk
+            from simcore.running.cluster import play_chunk
             return play_chunk(game, state, policies, seed, start, count, summary_only)
         time.sleep(1.0)
         os._exit(1)

@@ -13,7 +13,7 @@ from simcore.games.schnapsen.engine import (A_PASS, N_STATE, S_HAND, S_MATCH, S_
                                             S_TRUMP_CARD, start_deal)
 from simcore.games.schnapsen.records import parse_start
 from simcore.games.schnapsen.rules import RULEBOOK
-from simcore.runner import simulate
+from simcore.running.runner import simulate
 
 PRESETS = list(RULEBOOK.presets)
 VARIANTS = [(p, ()) for p in PRESETS] + [

@@ -11,10 +11,10 @@ import pytest
 from conftest import TWO_THREADS, needs_two_threads
 
 from simcore import get_game, simulate
-from simcore.checkpoint import RunPlan
-from simcore.chunking import DEFAULT_CHUNK, cost_chunk_size, planned_chunk_size, \
+from simcore.running.checkpoint import RunPlan
+from simcore.running.chunking import DEFAULT_CHUNK, cost_chunk_size, planned_chunk_size, \
     search_seconds
-from simcore.runner import planned_chunk
+from simcore.running.runner import planned_chunk
 
 PIMC = ["pimc:worlds=1", "heuristic"]          # the cheapest Schnapsen search
 
@@ -77,7 +77,7 @@ def test_results_do_not_depend_on_the_chunk_plan(summary_only, monkeypatch):
 def test_chunks_are_played_side_by_side_on_threads(monkeypatch):
     """With two threads a searching run's chunks run at the same time, each on one numba
     thread (the kernels release the GIL), as they are yielded in completion order."""
-    import simcore.cluster as cluster
+    import simcore.running.cluster as cluster
     seen = []
     real = cluster.play_chunk
 
@@ -94,7 +94,7 @@ def test_chunks_are_played_side_by_side_on_threads(monkeypatch):
 
 def test_piped_progress_counts_search_decisions_chunk_by_chunk(invoke, monkeypatch):
     monkeypatch.setenv("TRICKSIM_PROGRESS_INTERVAL", "0")
-    monkeypatch.setattr("simcore.chunking.CHUNK_SECONDS", 1e-9)      # one match a chunk
+    monkeypatch.setattr("simcore.running.chunking.CHUNK_SECONDS", 1e-9)      # one match a chunk
     res = invoke("simulate", "schnapsen", "--games", "3", "--seed", "1", "--summary-only",
                  "--policy", ",".join(PIMC), "--threads", "1", "--out", "sim")
     assert res.exit_code == 0, res.output

@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from simcore import get_game, simulate
-from simcore.sweep import compare, parse_rules_spec, parse_vary, sweep
+from simcore.experiments.sweep import compare, parse_rules_spec, parse_vary, sweep
 
 GAMES = 3000
 
@@ -116,8 +116,8 @@ def test_cli_compare_bad_spec_and_seat_mismatch(invoke):
 
 # ----- issue 11: sweeps over different table sizes ---------------------------------
 def test_sweep_over_table_sizes_shows_every_seat_with_its_own_fair_share(tmp_path):
-    from simcore.plots import game_metric_names, seat_plot_data
-    from simcore.sweep import write_sweep
+    from simcore.statistics.plots import game_metric_names, seat_plot_data
+    from simcore.experiments.sweep import write_sweep
     res = sweep("schadenfreude", parse_vary("schadenfreude", ["players=5,3"]),
                 games=300, seed=1)
     assert list(res.table.groupby("variant")["seat"].apply(list)) == [[0, 1, 2, 3, 4],
@@ -135,8 +135,8 @@ def test_sweep_over_table_sizes_shows_every_seat_with_its_own_fair_share(tmp_pat
 
 
 def test_sweep_over_wendish_variants_of_different_sizes(tmp_path):
-    from simcore.plots import game_metric_names
-    from simcore.sweep import write_sweep
+    from simcore.statistics.plots import game_metric_names
+    from simcore.experiments.sweep import write_sweep
     res = sweep("wendish", parse_vary("wendish", ["variant=four,three,officers"]),
                 games=40, seed=1)
     assert list(res.table.groupby("variant_index").size()) == [4, 3, 2]
@@ -149,7 +149,7 @@ def test_sweep_over_wendish_variants_of_different_sizes(tmp_path):
 
 # ----- issue 11: fairness figures that mean what they say ---------------------------
 def test_holm_correction():
-    from simcore.stats import holm
+    from simcore.statistics.stats import holm
     out = holm([0.01, 0.04, float("nan"), 0.03])
     # three tested: 0.01*3, then max(0.03, 0.03*2), then max(.., 0.04*1)
     assert out[0] == pytest.approx(0.03) and out[3] == pytest.approx(0.06)
@@ -158,7 +158,7 @@ def test_holm_correction():
 
 
 def test_equal_wins_test_only_when_every_seat_plays_the_same_policy():
-    from simcore.stats import fairness_note
+    from simcore.statistics.stats import fairness_note
     mixed = simulate("schadenfreude", games=2000, seed=3,
                      policies=["heuristic", "random", "random", "random"])
     fair = dict(zip(mixed.summary["fairness"]["metric"], mixed.summary["fairness"]["value"]))
@@ -171,7 +171,7 @@ def test_equal_wins_test_only_when_every_seat_plays_the_same_policy():
 
 
 def test_wendish_has_a_test_of_equal_mean_scores():
-    from simcore.stats import equal_means_test
+    from simcore.statistics.stats import equal_means_test
     seats = pd.DataFrame({"score_per_game": [0.5, -0.5, 0.0, 0.0],
                           "game_score_low": [0.3, -0.7, -0.2, -0.2],
                           "game_score_high": [0.7, -0.3, 0.2, 0.2]})
@@ -187,8 +187,8 @@ def test_wendish_has_a_test_of_equal_mean_scores():
 
 
 def test_sweep_report_corrects_for_many_variants(limit_sweep, tmp_path):
-    from simcore.stats import holm, seat_test_p
-    from simcore.sweep import write_sweep
+    from simcore.statistics.stats import holm, seat_test_p
+    from simcore.experiments.sweep import write_sweep
     raw = [seat_test_p(r.summary["fairness"]) for r in limit_sweep.runs]
     expect = holm(raw)
     per_variant = limit_sweep.table.groupby("variant")["fair_seat_test_p_holm"].first()
@@ -203,10 +203,10 @@ def test_sweep_and_compare_are_the_python_api_whatever_was_imported_first():
     import sys
 
     import simcore
-    from simcore.sweep import parse_vary as _pv  # noqa: F401  (the submodule, imported first)
+    from simcore.experiments.sweep import parse_vary as _pv  # noqa: F401  (the submodule, imported first)
     from simcore import compare as api_compare, sweep as api_sweep
-    module = sys.modules["simcore.sweep"]
-    assert callable(api_sweep) and api_sweep is module.sweep and simcore.sweep is module.sweep
+    module = sys.modules["simcore.experiments.sweep"]
+    assert callable(api_sweep) and api_sweep is module.sweep and simcore.experiments.sweep is module.sweep
     assert api_compare is module.compare
 
 
@@ -224,7 +224,7 @@ def test_engine_is_the_python_api_after_a_games_api_was_imported():
     assert out.returncode == 0, out.stderr
 
 def test_vary_policy_and_policies_per_side(tmp_path):
-    from simcore.sweep import parse_side, write_compare
+    from simcore.experiments.sweep import parse_side, write_compare
     plan = parse_vary("schadenfreude", ["policy=heuristic,random,random,random;random"])
     assert plan == [("policy", [("heuristic", "random", "random", "random"), ("random",)])]
     res = sweep("schadenfreude", plan, games=300, seed=4)
@@ -255,7 +255,7 @@ def test_vary_policy_and_policies_per_side(tmp_path):
 
 
 def test_wendish_sweep_tabulates_every_contract_figure_and_flags_options_without_effect():
-    from simcore.sweep import without_effect
+    from simcore.experiments.sweep import without_effect
     res = sweep("wendish", parse_vary("wendish", ["variant=four,officers",
                                                   "lust_solo=true,false"]),
                 games=40, seed=1)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 
 from simcore.games import REGISTRY, get_game
-from simcore.stats import SUMMARY_CSV_COLUMNS, integer_columns
+from simcore.statistics.stats import SUMMARY_CSV_COLUMNS, integer_columns
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "data.md"
 
@@ -34,7 +34,7 @@ def test_summary_csv_is_long_form_with_integer_seats_and_counts(invoke, tmp_path
 
 def test_wide_sections_pair_each_figure_with_its_own_interval():
     from simcore import simulate
-    from simcore.stats import summary_csv_frame
+    from simcore.statistics.stats import summary_csv_frame
     run = simulate("schadenfreude", games=100, seed=2)
     long = summary_csv_frame(run.summary)
     seats = run.summary["seats"]
@@ -46,7 +46,7 @@ def test_wide_sections_pair_each_figure_with_its_own_interval():
 
 def test_wendish_contract_rows_name_their_contract():
     from simcore import simulate
-    from simcore.stats import summary_csv_frame
+    from simcore.statistics.stats import summary_csv_frame
     long = summary_csv_frame(simulate("wendish", games=50, seed=2).summary)
     contracts = long[long.section == "contracts"]
     assert set(contracts["group"]) == {"normal", "wedding", "quiet_solo", "solo"}

@@ -1,4 +1,4 @@
-"""tricksim tournament (simcore/tournament.py): lineups, the Bradley-Terry fit, the
+"""tricksim tournament (simcore/experiments/tournament.py): lineups, the Bradley-Terry fit, the
 command's output, resuming, and refusals."""
 import json
 import sys
@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from simcore.tournament import bradley_terry, elo, lineups, wins_per_deal
+from simcore.experiments.tournament import bradley_terry, elo, lineups, wins_per_deal
 
 
 def test_lineups_pairings_and_rotations():

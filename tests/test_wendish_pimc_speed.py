@@ -15,7 +15,7 @@ from simcore.games.wendish.pimc_params import PIMC_MAX_TRICKS, PIMC_TRICKS
 from simcore.games.wendish.policies import HEURISTIC, py_choose
 from simcore.games.wendish.rules import rules_array
 from simcore.games.wendish.solver import new_work
-from simcore.runner import simulate
+from simcore.running.runner import simulate
 
 GAME = get_game("wendish")
 WORK = new_work()

@@ -14,8 +14,8 @@ from simcore.games.wendish.play import D_CP0, D_CP1, D_FIELDS, D_OLD_ONES, D_SCO
     D_TEAM0, D_WINNER, play_batch
 from simcore.games.wendish.rules import RULEBOOK, rules_array
 from simcore.records import replay_file, replay_one
-from simcore.runner import simulate
-from simcore.stats import rate_ci
+from simcore.running.runner import simulate
+from simcore.statistics.stats import rate_ci
 
 VARIANTS = ("four", "three", "three_sharp", "officers")
 SEATS = {"four": 4, "three": 3, "three_sharp": 3, "officers": 2}

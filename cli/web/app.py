@@ -1,7 +1,7 @@
 """The Starlette application of ``tricksim serve``: play, study a record, browse results.
 
 Pages are rendered here from the engines (``cli/web/session.py``), the narrators
-(``simcore.show``), ``simcore.analysis`` and the result folders under the served
+(``simcore.analysis.show``), ``simcore.analysis.positions`` and the result folders under the served
 folder (``cli/web/files.py``).  Every failure a user can cause is a page with one
 clear line and its HTTP status; an unexpected one is a 500 page naming the error,
 never a traceback.
@@ -309,7 +309,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
 
     def load_record(q) -> tuple[str, dict, str]:
         """(title, record, query naming it) from ?upload= or ?path=&index=."""
-        from simcore.analysis import read_record
+        from simcore.analysis.positions import read_record
         if q.get("upload"):
             got = uploads.get(q["upload"])
             if got is None:
@@ -328,7 +328,7 @@ def make_app(folder, token: str | None = None) -> Starlette:
                 f"path={esc(rel)}&index={index}")
 
     def study_view(request: Request):
-        from simcore.show import engine_for, narrator_class, numbered
+        from simcore.analysis.show import engine_for, narrator_class, numbered
         q = request.query_params
         title, rec, src = load_record(q)
         deals = rec["deals"]

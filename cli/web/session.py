@@ -39,8 +39,8 @@ class PlaySession:
                  index: int = 0):
         from cli.play import bot_policies
         from simcore.games import get_game
-        from simcore.runner import MAX_SEED
-        from simcore.show import narrator_class
+        from simcore.running.runner import MAX_SEED
+        from simcore.analysis.show import narrator_class
 
         g = get_game(game)
         self.game = game
@@ -209,11 +209,11 @@ class PlaySession:
 
 def analyse_budget(record: dict, deal: int, at: int, budget: float = 2.0,
                    worlds: int | None = None, seed: int = 1):
-    """``tricksim analyse``'s valuation of a position (``simcore.analysis.analyse_position``,
+    """``tricksim analyse``'s valuation of a position (``simcore.analysis.positions.analyse_position``,
     the game's analysis player, sampled worlds) with as many worlds as fit in about
     ``budget`` seconds (from 8 to analyse's default 200), or exactly ``worlds``.
     Returns (Position, worlds used, seconds)."""
-    from simcore.analysis import analyse_position
+    from simcore.analysis.positions import analyse_position
     policy = analysis_policy(record)
     t0 = time.perf_counter()
     if worlds is None:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from simcore.contract import Advantage, GameContract, SeatMeasure, per_seat_columns
 from simcore.games.base import Game
-from simcore.stats import mean_ci, metric_frame, rate_ci
+from simcore.statistics.stats import mean_ci, metric_frame, rate_ci
 
 from .engine import POLICIES, Engine, replay
 from .rules import RULEBOOK

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.analysis import Choice, HandSetup, free_cards, parse_cards, place
+from simcore.analysis.positions import Choice, HandSetup, free_cards, parse_cards, place
 from simcore.errors import TricksimError
 
 from .engine import (N_CARDS, POLICIES, S_HAND, S_POINTS, S_RNG, STATE_SIZE, SUITS, Engine,

@@ -1,7 +1,7 @@
 """Toy in words: ``replay --show``, ``play`` and ``analyse``'s view of a position."""
 from __future__ import annotations
 
-from simcore.show import NarratorBase, cards, says
+from simcore.analysis.show import NarratorBase, cards, says
 from simcore.text import counted
 
 from .engine import RANKS, SUITS, card_name

@@ -2,7 +2,7 @@
 import numpy as np
 import pandas as pd
 
-from ...stats import mean_ci, metric_frame, rate_ci
+from ...statistics.stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .play import (A_ALL_BUST, A_FIRST_LEADER_WINS, A_NO_WINNER, A_ROUNDS, A_ROUNDS_SQ,
                    A_UNFINISHED, A_WINS, AGG_BLOCK, agg_width, parallel, play_aggregate,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
+from ...analysis.positions import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...errors import TricksimError
 from .cards import card_name, mask_cards, parse_card
 from .engine import (S_FIRST_LEADER, S_POINTS, S_RNG, S_WINNER, STATE_SIZE, apply_action,

@@ -52,8 +52,8 @@ def search_seconds(names, rules) -> float:
     share of the search's work left with ``cards=C`` (a world's cost grows about as the
     square of the cards in hand: the sum of h*h for h <= C over that for h <= 12) and
     half of it with a stopping rule; 0.0 when no seat searches.  The runner sizes a
-    searching run's chunks by it (``simcore.chunking``)."""
-    from simcore.chunking import pimc_worlds
+    searching run's chunks by it (``simcore.running.chunking``)."""
+    from simcore.running.chunking import pimc_worlds
     total = 0.0
     for name in names:
         worlds = pimc_worlds(name, PIMC_WORLDS)

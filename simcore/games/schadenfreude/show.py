@@ -6,7 +6,7 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 """
 from __future__ import annotations
 
-from ...show import NarratorBase, cards, says as _s
+from ...analysis.show import NarratorBase, cards, says as _s
 from ...text import counted
 
 _SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}

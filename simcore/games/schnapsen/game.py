@@ -2,7 +2,7 @@
 import numpy as np
 import pandas as pd
 
-from ...stats import mean_ci, metric_frame, rate_ci
+from ...statistics.stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .contract import ENDINGS, contract
 from .engine import WRONG_CLAIM

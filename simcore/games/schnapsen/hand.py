@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
+from ...analysis.positions import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...errors import TricksimError
 from .cards import SUITS, card_name, parse_card
 from .engine import (A_CLAIM, A_CLOSE, A_RESIGN, A_EXCHANGE, A_MARRIAGE, LEAD, MAX_LEGAL, N_STATE,

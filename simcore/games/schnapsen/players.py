@@ -55,9 +55,9 @@ def search_seconds(names, rules) -> float:
     """An estimate of one core's seconds a match costs with these canonical player
     names: pimc's worlds times a per-match constant (by its ``talon``) for every
     searching seat, scaled by the match's length (``match_points``); 0.0 when no seat
-    searches.  The runner sizes a searching run's chunks by it (``simcore.chunking``)."""
+    searches.  The runner sizes a searching run's chunks by it (``simcore.running.chunking``)."""
     import re
-    from simcore.chunking import pimc_worlds
+    from simcore.running.chunking import pimc_worlds
     total = 0.0
     for n in names:
         worlds = pimc_worlds(n, PIMC_WORLDS)

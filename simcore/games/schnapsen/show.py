@@ -5,7 +5,7 @@ Every fact comes from the engine (``api.Engine``: ``view``, ``deal_start``,
 """
 from __future__ import annotations
 
-from ...show import NarratorBase, cards, says
+from ...analysis.show import NarratorBase, cards, says
 from ...text import counted
 from .cards import RANKS, SUITS
 from .engine import A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN

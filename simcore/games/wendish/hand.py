@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from ...analysis import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
+from ...analysis.positions import Choice, HandSetup, complete, deal_stream, free_cards, parse_cards, place
 from ...bits import popcount
 from ...errors import TricksimError
 from ...text import counted

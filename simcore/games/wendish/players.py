@@ -53,9 +53,9 @@ def search_seconds(names, rules) -> float:
     """An estimate of one core's seconds a game costs with these canonical player
     names: pimc's worlds times a per-deal constant (by its ``tricks``) for every
     searching seat, times the game's deals; 0.0 when no seat searches.  The runner
-    sizes a searching run's chunks by it (``simcore.chunking``)."""
+    sizes a searching run's chunks by it (``simcore.running.chunking``)."""
     import re
-    from simcore.chunking import pimc_worlds
+    from simcore.running.chunking import pimc_worlds
     total = 0.0
     for n in names:
         worlds = pimc_worlds(n, PIMC_WORLDS)

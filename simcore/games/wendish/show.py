@@ -8,7 +8,7 @@ seat's quiet solo).
 """
 from __future__ import annotations
 
-from ...show import NarratorBase, cards, says as _s
+from ...analysis.show import NarratorBase, cards, says as _s
 from ...text import counted
 from .cards import POWER, SUITS, TRUMP_MASK, parse_card
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_QUIET, A_SOLO,

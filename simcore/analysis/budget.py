@@ -49,8 +49,8 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import TricksimError
-from .text import counted
+from ..errors import TricksimError
+from ..text import counted
 
 #: the smallest sample worth a fast (not searching) player's answer: a 95% interval of a
 #: rate is at most about +-5.7 percentage points wide with 300 samples
@@ -284,7 +284,7 @@ def paired_rate(strong: np.ndarray, cheap: np.ndarray) -> tuple[float, float, fl
     samples, ``strong - cheap``: the paired t test (the sign test where every sample
     differs by the same amount; interval and p NaN with fewer than 2 samples or where
     both agree on every sample: nothing to test)."""
-    from .stats import paired_test
+    from ..statistics.stats import paired_test
     s = np.asarray(strong, np.float64)
     c = np.asarray(cheap, np.float64)
     if len(s) < 2 or np.array_equal(s, c):
@@ -302,8 +302,8 @@ def sensitivity(strong_name: str, strong_wins: np.ndarray,
     samples (``what``: which figure, ``noun``: deal or world, ``subject``: "this hand"),
     the paired difference with its 95% interval, and the verdict worded as evidence
     (Holm across the cheaper players)."""
-    from .stats import wilson
-    from .stats import evidence_words, format_p, holm
+    from ..statistics.stats import wilson
+    from ..statistics.stats import evidence_words, format_p, holm
     if not cheap:
         return []
     k, n = int(np.sum(strong_wins)), len(strong_wins)

@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .errors import TricksimError
-from .registry import get_game
-from .options import RuleSet
-from .runner import RunResult, simulate
-from .settings import UNSET, RunSettings, settings_from
-from .stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
+from ..errors import TricksimError
+from ..registry import get_game
+from ..options import RuleSet
+from ..running.runner import RunResult, simulate
+from ..running.settings import UNSET, RunSettings, settings_from
+from ..statistics.stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
                     write_parquet, write_text)
-from .stats import MIN_PAIRED_GAMES, evidence_words, format_p, paired_test, tests_run
-from .checkpoint import recorded_seed
-from .verdict import NOT_PAIRED, adjust_family, applies, few_games, paired_kind, ratio_kind
-from .text import counted
+from ..statistics.stats import MIN_PAIRED_GAMES, evidence_words, format_p, paired_test, tests_run
+from ..running.checkpoint import recorded_seed
+from ..statistics.verdict import NOT_PAIRED, adjust_family, applies, few_games, paired_kind, ratio_kind
+from ..text import counted
 
 
 # ----- parsing ----------------------------------------------------------------
@@ -156,11 +156,11 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     there; ``out`` must be new, empty or a sweep folder, see ``simcore.folders``,
     and is locked while the sweep plays). With ``scheduler``/``workers`` settings
     or a ``client``, every
-    variant's chunks go to one Dask cluster (see ``simcore.cluster``); an open
+    variant's chunks go to one Dask cluster (see ``simcore.running.cluster``); an open
     ``executor`` (a batch's) is used as it is.
     """
-    from .bits import seed_from_entropy
-    from .cluster import open_executor
+    from ..bits import seed_from_entropy
+    from ..running.cluster import open_executor
     s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
     names = [n for n, _ in vary]
@@ -176,7 +176,7 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     runs = []
     opened = contextlib.nullcontext(executor) if executor is not None \
         else open_executor(s, client)
-    from .folders import own
+    from ..folders import own
     owned = contextlib.nullcontext() if out is None else own(out, "sweep")
     with owned, opened as executor:                # one executor for every variant
         for i, (assign, rules) in enumerate(built):
@@ -306,7 +306,7 @@ def without_effect(result: SweepResult) -> list[str]:
     option only and give identical summaries played identical games: that
     option has no effect there (``lust_solo`` under the ``officers`` variant,
     say). One sentence per such option and setting of the others."""
-    from .stats import summary_csv_frame
+    from ..statistics.stats import summary_csv_frame
     if len(result.varied) == 0:
         return []
     fingerprints = [summary_csv_frame(r.summary).to_csv(index=False) for r in result.runs]
@@ -357,15 +357,15 @@ def holm_note(result: SweepResult) -> str:
 def write_sweep(result: SweepResult, out) -> list[Path]:
     """Write sweep.parquet, sweep.csv, the PNG plots, report.md and sweep.json (the
     folder's mark) to ``out``, which must be new, empty or a sweep folder."""
-    from .folders import own
+    from ..folders import own
     with own(out, "sweep"):
         return _write_sweep(result, Path(out))
 
 
 def _write_sweep(result: SweepResult, out: Path) -> list[Path]:
-    from .folders import mark
-    from .plots import plot_game_metrics, plot_seat_measure
-    from .stats import write_json
+    from ..folders import mark
+    from ..statistics.plots import plot_game_metrics, plot_seat_measure
+    from ..statistics.stats import write_json
     table = result.table.copy()         # varied options keep their type (integers, booleans)
     for k in result.varied:
         typed = get_game(result.game).rulebook.typed_column(k, table[k]) \
@@ -625,21 +625,21 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     test (``scipy.stats.ttest_rel``, see :func:`paired_test`).  Every test of the
     comparison (per seat and game-level) is one family: ``p_holm`` is its p-value
     after Holm's adjustment across all of them, ``significant`` means p_holm <
-    0.05, ``tests`` counts them, and ``simcore.verdict.compare_verdict`` words the
+    0.05, ``tests`` counts them, and ``simcore.statistics.verdict.compare_verdict`` words the
     verdict.  Where a test does not apply the ``test`` column says why and there is
     no p-value: with fewer than MIN_PAIRED_GAMES games (interval and p-value NaN,
     ``significant`` None, and ``note`` says why), or where A and B are equal in
     every game (a difference of exactly 0).
 
     ``rotate``: play each side once per rotation of its policy list (every
-    policy at every seat, on the same deals; see ``simcore.rotation``) and
+    policy at every seat, on the same deals; see ``simcore.experiments.rotation``) and
     report per list position instead of per seat: positions holding the same
     pair of policies (A's, B's) are pooled, each deal's mean over its rotations
     and positions is one observation, and B - A is paired deal by deal.  The
     game-level figures are then summed over the rotations before pairing.
     """
-    from .bits import seed_from_entropy
-    from .engine import check_rules
+    from ..bits import seed_from_entropy
+    from ..engine import check_rules
     g = get_game(game)
     rules_a = check_rules(game, rules_a, "rules_a") or g.build_rules()
     rules_b = check_rules(game, rules_b, "rules_b") or g.build_rules()
@@ -685,7 +685,7 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
 def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress,
                      note) -> CompareResult:
     """``compare(..., rotate=True)``: both sides under every rotation (see compare)."""
-    from .cluster import open_executor
+    from ..running.cluster import open_executor
     from .rotation import group_per_game, play_rotations, policy_groups, rotations
     g = get_game(game)
     pa, _ = g.policy_ids(policies_a, rules_a)
@@ -754,14 +754,14 @@ def write_compare(result: CompareResult, out, command: str = "") -> list[Path]:
     compare_game.csv (game-level figures), compare.json (rules, policies, seed,
     games; the folder's mark), compare.png and report.md.  ``out`` must be new,
     empty or a comparison's folder (see ``simcore.folders``)."""
-    from .folders import own
+    from ..folders import own
     with own(out, "compare"):
         return _write_compare(result, Path(out), command)
 
 
 def _write_compare(result: CompareResult, out: Path, command: str) -> list[Path]:
-    from .plots import plot_compare
-    from .stats import write_json
+    from ..statistics.plots import plot_compare
+    from ..statistics.stats import write_json
     write_csv(result.table, out / "compare.csv")
     write_csv(result.game_table, out / "compare_game.csv")
     ra, rb = result.run_a, result.run_b
@@ -784,7 +784,7 @@ def _write_compare(result: CompareResult, out: Path, command: str) -> list[Path]
 
 
 def _compare_report(result: CompareResult, command: str, png: Path) -> str:
-    from .verdict import compare_verdict, side_labels, sides_sentence
+    from ..statistics.verdict import compare_verdict, side_labels, sides_sentence
     ra = result.run_a
     label_a, label_b = side_labels(result)
     lines = [f"# Comparison of {result.game}: {label_b} vs {label_a}", "",

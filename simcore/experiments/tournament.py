@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TricksimError
+from ..errors import TricksimError
 
 #: bootstrap resamples of the ratings' intervals
 BOOTSTRAP = 400
@@ -120,7 +120,7 @@ def pairs_frame(w: np.ndarray, names: list[str]):
     import pandas as pd
     from scipy import stats as st
     from .rotation import mean_interval
-    from .stats import evidence_words, holm
+    from ..statistics.stats import evidence_words, holm
     rows = []
     for a, b in itertools.combinations(range(len(names)), 2):
         n = w[:, a, b] + w[:, b, a]
@@ -148,12 +148,12 @@ def tournament(game: str, rules, players: list[str], games: int, seed: int | Non
                timeout=None, progress=None) -> TournamentResult:
     """Play the tournament into folder ``out`` (resuming the lineups it holds) and
     write ratings.csv, pairs.csv, tournament.png and report.md there."""
-    from .bits import seed_from_entropy
-    from .folders import claim, own
-    from .registry import get_game
-    from .players import DEFAULT_TIMEOUT, play_games, resolve, PythonPlayer
-    from .pimc_names import join_pimc_parameters
-    from .stats import write_csv, write_json, write_text
+    from ..bits import seed_from_entropy
+    from ..folders import claim, own
+    from ..registry import get_game
+    from ..players import DEFAULT_TIMEOUT, play_games, resolve, PythonPlayer
+    from ..pimc_names import join_pimc_parameters
+    from ..statistics.stats import write_csv, write_json, write_text
     g = get_game(game)
     if isinstance(players, str):
         players = players.split(",")
@@ -208,7 +208,7 @@ def tournament(game: str, rules, players: list[str], games: int, seed: int | Non
         pairs = pairs_frame(w, list(players))
         write_csv(ratings, out / "ratings.csv")
         write_csv(pairs, out / "pairs.csv")
-        from .plots import plot_tournament
+        from ..statistics.plots import plot_tournament
         plot_tournament(ratings, pairs, list(players), game, games, out / "tournament.png")
         cost = [f"{s.name}: {1e6 * s.seconds / s.decisions:,.1f} µs a decision"
                 for s in resolved.values() if isinstance(s, PythonPlayer) and s.decisions]
@@ -245,7 +245,7 @@ def prior_note(ratings) -> str | None:
 
 def report(game, ratings, pairs, seed, games, n_lineups, standing, cost) -> str:
     """report.md: what was played, the ratings, the pairwise table and verdicts."""
-    from .stats import markdown_table
+    from ..statistics.stats import markdown_table
     lines = [f"# {game} tournament", "",
              f"{n_lineups} lineups x {games} games (seed {seed}), every player in every seat "
              f"on the same game indices; a game compares each two seats by {standing}.", "",

@@ -32,14 +32,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .errors import TricksimError
-from .registry import get_game
-from .runner import RunResult, simulate
-from .settings import UNSET, RunSettings, settings_from
-from .checkpoint import recorded_seed
-from .stats import MIN_PAIRED_GAMES, paired_test
-from .text import counted
-from .verdict import NOT_PAIRED, adjust_family, paired_kind
+from ..errors import TricksimError
+from ..registry import get_game
+from ..running.runner import RunResult, simulate
+from ..running.settings import UNSET, RunSettings, settings_from
+from ..running.checkpoint import recorded_seed
+from ..statistics.stats import MIN_PAIRED_GAMES, paired_test
+from ..text import counted
+from ..statistics.verdict import NOT_PAIRED, adjust_family, paired_kind
 
 #: how an interval was made (the ``interval`` column)
 PAIRED = "paired"
@@ -197,7 +197,7 @@ def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
                    offset: int = 0, total: int | None = None) -> list[RunResult]:
     """One run per rotation in ``shifts`` (same seed, same games), each checkpointed
     in ``out/rotations/rN/`` when ``out`` is given, all on one executor."""
-    from .cluster import open_executor
+    from ..running.cluster import open_executor
     g = get_game(game)
     total = total if total is not None else settings.games * len(shifts)
     runs = []
@@ -239,7 +239,7 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
     ``rotations/rN/`` subfolders are the rotations' run folders (each resumable).
     The policy list must name at least two different policies.
     """
-    from .bits import seed_from_entropy
+    from ..bits import seed_from_entropy
     g = get_game(game)
     if rules is None:
         rules = g.build_rules()
@@ -254,7 +254,7 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
         seed = recorded_seed(Path(out) / "rotations")
     s = s.replace(seed=seed_from_entropy() if seed is None else seed)
     shifts = rotations(names)
-    from .folders import own
+    from ..folders import own
     with contextlib.nullcontext() if out is None else own(out, "rotation"):
         runs = play_rotations(game, rules, names, shifts, s, progress=progress, out=out,
                               client=client, executor=executor)
@@ -282,8 +282,8 @@ def rotation_note(rot: RotatedRun) -> str:
 
 def rotation_verdict(rot: RotatedRun) -> str:
     """How many differences were tested (Holm-adjusted together) and what they say,
-    worded as evidence (see ``simcore.verdict``)."""
-    from .stats import ALPHA, evidence_words, format_p, tests_run
+    worded as evidence (see ``simcore.statistics.verdict``)."""
+    from ..statistics.stats import ALPHA, evidence_words, format_p, tests_run
     d = rot.differences
     if not rot.tests:
         why = ""
@@ -310,13 +310,13 @@ def write_rotated(rot: RotatedRun, out, command: str = "") -> list[Path]:
     ``rotation.json`` (command, seed, games, policies, rotations) and ``report.md``
     into ``out`` (beside the rotations' run folders); ``out`` must be new, empty or
     a rotated run's folder (see ``simcore.folders``)."""
-    from .folders import own
+    from ..folders import own
     with own(out, "rotation"):
         return _write_rotated(rot, Path(out), command)
 
 
 def _write_rotated(rot: RotatedRun, out: Path, command: str) -> list[Path]:
-    from .stats import markdown_table, write_csv, write_json, write_text
+    from ..statistics.stats import markdown_table, write_csv, write_json, write_text
     write_csv(rot.table, out / "rotation.csv")
     write_csv(rot.differences, out / "rotation_diff.csv")
     write_json({"format": "tricksim-rotation", "status": "complete", "game": rot.game,

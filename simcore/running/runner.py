@@ -15,16 +15,16 @@ from typing import Callable
 
 import pandas as pd
 
-from . import __version__
-from .bits import seed_from_entropy
+from .. import __version__
+from ..bits import seed_from_entropy
 from .checkpoint import FORMAT
 from .cluster import WorkersDied, open_executor, resolve_threads
-from .errors import TricksimError
-from .registry import get_game
-from .options import RuleSet
+from ..errors import TricksimError
+from ..registry import get_game
+from ..options import RuleSet
 from .progress import report_decisions
 from .settings import UNSET, RunSettings, settings_from
-from .stats import add_sums, fairness_frame
+from ..statistics.stats import add_sums, fairness_frame
 
 from .chunking import DEFAULT_CHUNK  # noqa: E402  (games per chunk of fast players)
 #: games per block of records written at once
@@ -121,10 +121,10 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     recorded if None); threads: numba threads (default all); chunk_size: games
     per kernel call; summary_only: keep only running aggregates.  progress:
     called with (games done, games) after each chunk; executor: an open
-    executor (``simcore.cluster.open_executor``) to play on, e.g. one cluster
+    executor (``simcore.running.cluster.open_executor``) to play on, e.g. one cluster
     shared by a sweep's variants; it is not closed here.
 
-    Long runs and clusters (see ``simcore.checkpoint`` and ``simcore.cluster``):
+    Long runs and clusters (see ``simcore.running.checkpoint`` and ``simcore.running.cluster``):
     out: a run folder written chunk by chunk as chunks finish; a folder holding
     an unfinished run of the same plan is resumed (only missing chunks are
     played; a seed or chunk size left None is taken from it), a different
@@ -152,7 +152,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     """
     s = settings_from(settings, games=games, seed=seed, **options)
     g = get_game(game)
-    from .engine import check_rules
+    from ..engine import check_rules
     rules = check_rules(game, rules)
     if rules is None:
         rules = g.build_rules()
@@ -195,7 +195,7 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
 def planned_chunk(game: str, rules: RuleSet, names) -> int:
     """Games per chunk when the command gives no chunk size: ``DEFAULT_CHUNK`` for
     players that do not search, about ``chunking.CHUNK_SECONDS`` of one core's work a
-    chunk for those that do (fixed by the command alone: see ``simcore.chunking``)."""
+    chunk for those that do (fixed by the command alone: see ``simcore.running.chunking``)."""
     from .chunking import planned_chunk_size
     return min(MAX_CHUNK, planned_chunk_size(game, names, rules))
 
@@ -250,7 +250,7 @@ def _run_chunked(plan, executor, threads: int, out, resume: bool, progress,
     if out is None:
         return _play_chunked(plan, executor, threads, out, resume, progress, records,
                              records_progress)
-    from .folders import claim, lock
+    from ..folders import claim, lock
     claim(out, "run")                   # a foreign folder is refused before it is locked
     with lock(out):
         return _play_chunked(plan, executor, threads, out, resume, progress, records,
@@ -366,7 +366,7 @@ def write_run(result: RunResult, out: Path) -> list[Path]:
     tables is left behind, and nothing tricksim did not write is touched.
     """
     from .checkpoint import claim_folder, clear_run
-    from .stats import summary_csv_frame, write_csv, write_json, write_parquet
+    from ..statistics.stats import summary_csv_frame, write_csv, write_json, write_parquet
     out = Path(out)
     info = claim_folder(out)
     if info is not None and info.get("status") == "complete":
@@ -390,7 +390,7 @@ def write_records(game: str, rules: RuleSet, policies, seed: int, games: int, pa
     turned into JSON text in bulk (``Game.records_jsonl``)."""
     g = get_game(game)
     names, ids = g.policy_ids(policies, rules)
-    from .stats import atomic_write, remove_stale_temps
+    from ..statistics.stats import atomic_write, remove_stale_temps
     remove_stale_temps(path)            # left by a killed write of this very file
 
     def write(tmp):

@@ -8,10 +8,10 @@ Nothing here knows a game's cards or phases.
 """
 from __future__ import annotations
 
-from .errors import ReplayError, TricksimError
-from .registry import REGISTRY, get_game, get_narrator
-from .records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
-from .text import counted
+from ..errors import ReplayError, TricksimError
+from ..registry import REGISTRY, get_game, get_narrator
+from ..records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
+from ..text import counted
 
 
 def narrator_class(game: str):

@@ -26,7 +26,7 @@ Options of a run are those of the command (``players``, ``preset``, ``rules``
 (a TOML file, relative to the plan), ``set`` (list of NAME=VALUE), ``policy``,
 ``games``, ``seed``, ``chunk_size``, ``summary_only``; sweeps also ``vary`` and the
 checks of ``tricksim sweep``: ``check_with`` (a player), ``check_games`` and
-``skill`` ("STRONG,WEAK" or a list of two names), see ``simcore.check``)::
+``skill`` ("STRONG,WEAK" or a list of two names), see ``simcore.experiments.check``)::
 
     [[run]]
     name = "close-limits"
@@ -60,13 +60,13 @@ from typing import TYPE_CHECKING, Callable
 
 import pandas as pd
 
-from .bits import seed_from_entropy
-from .errors import TricksimError
-from .options import INT64_MAX, read_toml, shown
-from .registry import game_names, get_game
-from .runner import MAX_CHUNK, MAX_SEED
-from .settings import RunSettings, settings_from
-from .stats import write_csv, write_json, write_parquet
+from ..bits import seed_from_entropy
+from ..errors import TricksimError
+from ..options import INT64_MAX, read_toml, shown
+from ..registry import game_names, get_game
+from ..running.runner import MAX_CHUNK, MAX_SEED
+from ..running.settings import RunSettings, settings_from
+from ..statistics.stats import write_csv, write_json, write_parquet
 
 if TYPE_CHECKING:
     from .check import CheckPlan
@@ -144,7 +144,7 @@ def load_plan(path) -> BatchPlan:
                                  or cluster["workers"] < 1):
         _fail(path, "[cluster] workers must be a positive integer")
     if "workers" in cluster:
-        from .cluster import check_workers
+        from ..running.cluster import check_workers
         try:
             check_workers(cluster["workers"], "[cluster] workers =")
         except TricksimError as exc:
@@ -287,7 +287,7 @@ class BatchResult:
     folders: dict[str, Path]
     played: list[str]
     skipped: list[str]
-    #: per run played with checks, the lines its checks print (``simcore.check``)
+    #: per run played with checks, the lines its checks print (``simcore.experiments.check``)
     checks: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -312,13 +312,13 @@ def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
                       workers=plan.cluster.get("workers"))
     if s.scheduler is not None and s.workers is not None:
         raise TricksimError("give --scheduler or --workers, not both")
-    from .folders import own
+    from ..folders import own
     with own(out, "batch"):
         return _run_batch(plan, out, s, progress, client)
 
 
 def _run_batch(plan: BatchPlan, out: Path, s: RunSettings, progress, client) -> BatchResult:
-    from .cluster import open_executor
+    from ..running.cluster import open_executor
     state_path = out / STATE
     state = _read_state(state_path) if s.resume else {}
     state["format"] = "tricksim-batch"
@@ -371,7 +371,7 @@ def _read_state(path: Path) -> dict:
 def run_policies(command: str, game: str, options: dict) -> list[str] | None:
     """The players of a plan's run: its ``policy``, else the game's default players
     (``simcore.games.design_players``); None for a sweep that varies the players."""
-    from .registry import design_players
+    from ..registry import design_players
     if "policy" in options:
         return options["policy"].split(",")
     if command == "sweep" and any(v.split("=", 1)[0].strip() == "policy"
@@ -399,7 +399,7 @@ def run_players(run: BatchRun) -> dict:
 def players_lines(plan) -> tuple[list[str], list[str]]:
     """One line per run of a plan naming its players (the batch's first output), and
     once per game whose figures random play distorts, a note where a run seats it."""
-    from .registry import players_text, random_play_note
+    from ..registry import players_text, random_play_note
     lines, notes = [], {}
     for run in plan.runs:
         pols = run_policies(run.command, run.game, run.options)
@@ -438,7 +438,7 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
     s = settings.replace(games=o.get("games", DEFAULT_GAMES), chunk_size=o.get("chunk_size"),
                          summary_only=o.get("summary_only", False))
     if run.command == "simulate":
-        from .runner import simulate
+        from ..running.runner import simulate
         rules = g.build_rules(o.get("preset"), o.get("rules"), o.get("set", ()),
                               o.get("players"))
         if executor.description.get("executor") != "dask":
@@ -449,7 +449,7 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
         return []
     else:
         from .check import run_checks
-        from .folders import own
+        from ..folders import own
         from .sweep import parse_vary, sweep, write_sweep
         vary = parse_vary(run.game, o["vary"])
 

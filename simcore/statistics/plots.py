@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from .stats import atomic_write  # noqa: E402
-from .text import counted  # noqa: E402
+from ..text import counted  # noqa: E402
 
 #: bar colours of the plots that colour by player (policy), in order of appearance
 _COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -186,7 +186,7 @@ def plot_seat_measure(result, path) -> Path:
 # ----- game.png -------------------------------------------------------------------
 def game_metric_names(result) -> list[str]:
     """Every game-level figure of any variant, in first-seen order, counts left out."""
-    from .registry import get_game
+    from ..registry import get_game
     game = get_game(result.game)
     names: list[str] = []
     for r in result.runs:
@@ -199,7 +199,7 @@ def game_metric_names(result) -> list[str]:
 
 def game_figure(result):
     """The game-level plot (see :func:`plot_game_metrics`) as a matplotlib Figure."""
-    from .registry import get_game
+    from ..registry import get_game
     game = get_game(result.game)
     frames = [game.game_metrics(r.summary, r.rules) for r in result.runs]
     means = set()

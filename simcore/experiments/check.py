@@ -14,7 +14,7 @@ main players only), appears (clear with P only), or no clear evidence under eith
 
 **Skill edge** (``--skill STRONG,WEAK``).  Under each rule set, STRONG sits in one
 seat and WEAK in every other, and the run is played once per rotation of that list
-on the same deals (``simcore.rotation``): per deal, STRONG's mean result over the
+on the same deals (``simcore.experiments.rotation``): per deal, STRONG's mean result over the
 seats it held minus the WEAK seats' mean is one observation, so deal and seat luck
 cancel.  The edge is the mean of those observations with Student's t 95% interval;
 two rule sets' edges are paired deal by deal (``sweep.paired_test``).  It measures
@@ -29,12 +29,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import TricksimError
-from .registry import get_game
-from .settings import RunSettings
-from .stats import holm, markdown_table, write_csv, write_text
-from .text import counted
-from .verdict import policy_text
+from ..errors import TricksimError
+from ..registry import get_game
+from ..running.settings import RunSettings
+from ..statistics.stats import holm, markdown_table, write_csv, write_text
+from ..text import counted
+from ..statistics.verdict import policy_text
 
 
 def default_check_games(games: int) -> int:
@@ -68,7 +68,7 @@ def parse_players(game: str, text: str, rules, option: str) -> list[str]:
 def parse_skill(game: str, text: str, rules) -> tuple[str, str]:
     """``--skill STRONG,WEAK`` as two canonical player names (a player's parameters go in
     its name: ``pimc:worlds=4,heuristic``); refused unless exactly two different ones."""
-    from .pimc_names import join_pimc_parameters
+    from ..pimc_names import join_pimc_parameters
     g = get_game(game)
     names = join_pimc_parameters([t.strip() for t in text.split(",")],
                                  g.policy_parameter_keys)
@@ -375,8 +375,8 @@ def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSetti
     set's edge minus the first's, paired deal by deal (Holm-adjusted across them).
     ``executor``: an open one to play on (a batch's), else one is opened for it."""
     from contextlib import nullcontext
-    from .cluster import open_executor
-    from .stats import paired_test
+    from ..running.cluster import open_executor
+    from ..statistics.stats import paired_test
     g = get_game(game)
     first = next(iter(rule_sets.values()))
     m = edge_measure(g.contract(first))
@@ -425,7 +425,7 @@ def _edge_text(res: SkillResult, value, low, high) -> str:
 def skill_lines(res: SkillResult) -> list[str]:
     """One line per rule set (its edge) and per later rule set (its difference from the
     first), worded as evidence."""
-    from .stats import evidence_words, format_p
+    from ..statistics.stats import evidence_words, format_p
     what = (f"{res.measure} rate" if res.rate else res.measure)
     lines = [f"skill edge of {res.strong} over {res.weak} ({what} of {res.strong} minus the "
              f"{res.weak} seats' mean, seats rotated, {counted(res.games, res.played)} each):"]
@@ -466,7 +466,7 @@ def add_to_report(out, sections: list[str]) -> None:
 def write_check(check: CheckResult | None, skill_res: SkillResult | None, out) -> list[str]:
     """Write check.csv and skill.csv (those given) into ``out``, a comparison's or
     sweep's folder, and add their sections to its report.md; the files' names."""
-    from .folders import own
+    from ..folders import own
     files, sections = [], []
     with own(out, _kind(out)):
         for name, made in (("check.csv", check), ("skill.csv", skill_res)):

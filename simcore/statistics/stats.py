@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from .errors import TricksimError
-from .text import counted
+from ..errors import TricksimError
+from ..text import counted
 
 try:
     import fcntl
@@ -429,7 +429,7 @@ MIN_EXPECTED_WINS = 5
 
 
 #: fewest games for the test of equal mean scores (a normal approximation of each
-#: seat's mean, as for the paired tests of ``simcore.sweep``)
+#: seat's mean, as for the paired tests of ``simcore.experiments.sweep``)
 MIN_SCORE_TEST_GAMES = 30
 
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .bits import game_stream, shuffle_inplace
-from .errors import TricksimError
-from .pimc_names import split_policy_text
-from .stats import wilson  # noqa: F401  (analysis.wilson: callers import it here)
-from .text import counted
+from ..bits import game_stream, shuffle_inplace
+from ..errors import TricksimError
+from ..pimc_names import split_policy_text
+from ..statistics.stats import wilson  # noqa: F401  (analysis.wilson: callers import it here)
+from ..text import counted
 
 _Z = 1.959963984540054
 
@@ -144,10 +144,10 @@ def who_plays(names) -> str:
 
 
 def candidates(g, rules) -> tuple[list[str], tuple[str, ...]]:
-    """The players a budgeted answer tries, strongest first (``simcore.budget.ladder``:
+    """The players a budgeted answer tries, strongest first (``simcore.analysis.budget.ladder``:
     the contract's ``search_ladder``, or ``strongest_policy`` where it declares none,
     then ``expert`` where the game has it, ``analysis_policy``), and the searching
-    ones (``search_ladder``, which need fewer samples: ``simcore.budget.minimums``)."""
+    ones (``search_ladder``, which need fewer samples: ``simcore.analysis.budget.minimums``)."""
     from .budget import ladder
     c = g.contract(rules)
     search = tuple(c.search_ladder)
@@ -171,7 +171,7 @@ class Answer:
 def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, threads: int,
              noun: str, subject: str, figure, what: str, clock=None) -> Answer:
     """An answer over samples ``0 .. n-1``: with ``policy`` given, ``cap`` samples played by
-    it; else the strongest candidate that fits ``budget`` (``simcore.budget``), then the
+    it; else the strongest candidate that fits ``budget`` (``simcore.analysis.budget``), then the
     cheaper candidates on the same samples, each compared on ``figure(result)`` (the 0/1
     per-sample figure, ``what`` names it) in one line worded as evidence."""
     import time
@@ -315,7 +315,7 @@ def distribution_table(scores: np.ndarray, label: str, max_rows: int = 30) -> st
 
 def plot_outcomes(labels, scores: np.ndarray, best: int, path, title: str) -> None:
     """A PNG (written whole or not at all) of the score distribution per choice."""
-    from .plots import _save, plt
+    from ..statistics.plots import _save, plt
     fig, ax = plt.subplots(figsize=(7, 4))
     vals = np.unique(scores)
     show = [best] + [i for i in range(len(labels)) if i != best][:5]
@@ -337,7 +337,7 @@ def plot_outcomes(labels, scores: np.ndarray, best: int, path, title: str) -> No
 def read_record(path, index: int) -> dict:
     """Record ``index`` (from 0, blank lines skipped) of a JSON Lines file, replay-validated;
     one TricksimError naming what is wrong."""
-    from .records import ReplayError, parse_line, replay_one
+    from ..records import ReplayError, parse_line, replay_one
     if index < 0:
         raise TricksimError(f"--index must be 0 or more, not {index}")
     try:
@@ -390,9 +390,9 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     over ``worlds`` sampled worlds consistent with the seat's observation, each played out
     to the deal's end by ``policy``; with ``policy`` None, by the strongest player whose
     worlds within ``budget`` seconds give a useful interval (at most ``worlds``; see
-    ``simcore.budget``), the lines naming it and comparing cheaper players in
+    ``simcore.analysis.budget``), the lines naming it and comparing cheaper players in
     ``Position.lines``."""
-    from .registry import get_game, get_hand
+    from ..registry import get_game, get_hand
     g = get_game(game)
     rules = g.rulebook.from_dict(record["rules"])
     eng = g.engine(rules)

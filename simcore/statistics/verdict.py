@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .text import plural  # noqa: F401  (verdict.plural: callers import it here)
+from ..text import plural  # noqa: F401  (verdict.plural: callers import it here)
 
 from .stats import ALPHA, MIN_PAIRED_GAMES, evidence_words, format_p, holm, tests_run
 
@@ -125,7 +125,7 @@ def side_labels(result) -> tuple[str, str]:
     text where the result has it (``spec_a``/``spec_b``), followed in brackets by
     any differing option that text does not name; without it, the differing
     options alone; a differing policy list is added as ``policy=...``."""
-    from .registry import get_game
+    from ..registry import get_game
     book = get_game(result.game).rulebook
     diff = differing_options(result.rules_a, result.rules_b)
     pa, pb = list(result.run_a.policies), list(result.run_b.policies)

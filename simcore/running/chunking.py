@@ -44,7 +44,7 @@ def search_seconds(game: str, names, rules=None) -> float:
     """One core's seconds a game of ``game`` under ``rules`` (None: the default preset)
     costs with these (canonical) players, as the game's players estimate it
     (``search_seconds``); 0.0 when no seat searches."""
-    from .registry import get_players, get_rulebook
+    from ..registry import get_players, get_rulebook
     if rules is None:
         rules = get_rulebook(game).build()
     return float(get_players(game).search_seconds(list(names), rules))

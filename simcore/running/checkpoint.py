@@ -46,10 +46,10 @@ from typing import Callable, Iterator
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .errors import TricksimError
-from .options import RuleSet
-from .stats import write_bytes, write_json
+from .. import __version__
+from ..errors import TricksimError
+from ..options import RuleSet
+from ..statistics.stats import write_bytes, write_json
 
 #: run.json's "format": the mark of a folder tricksim made
 FORMAT = "tricksim-run"
@@ -191,7 +191,7 @@ def claim_folder(out) -> dict | None:
     run is writing) is refused with a one-line TricksimError, before any file in
     it is touched (see ``simcore.folders.claim``).
     """
-    from .folders import claim
+    from ..folders import claim
     out = Path(out)
     info = claim(out, "run")
     if info is None:
@@ -226,8 +226,8 @@ def clear_run(out, info: dict) -> None:
 
 def _remove_run_temps(out: Path) -> None:
     """Remove the temporaries of the run folder's own files that a killed write left
-    (not those of a live write: see ``simcore.stats.remove_stale_temps``)."""
-    from .stats import remove_stale_temps
+    (not those of a live write: see ``simcore.statistics.stats.remove_stale_temps``)."""
+    from ..statistics.stats import remove_stale_temps
     for entry in _entries(out):
         m = _RUN_TMP.fullmatch(entry.name)
         if m and entry.is_file(follow_symlinks=False):

@@ -22,7 +22,7 @@ class RunSettings:
     (None: the default, or the resumed folder's); summary_only: keep running
     aggregates only; resume: continue an unfinished run folder of the same plan;
     scheduler / workers / dashboard / connect_timeout: the Dask cluster (see
-    ``simcore.cluster.open_executor``).
+    ``simcore.running.cluster.open_executor``).
     """
 
     games: int = 10_000
@@ -54,7 +54,7 @@ _MAX_INT64 = 2**63 - 1
 
 
 def _whole(value, name: str, lo: int, hi: int, allow_none: bool) -> None:
-    from .errors import ApiError
+    from ..errors import ApiError
     if value is None and allow_none:
         return
     if isinstance(value, bool) or not isinstance(value, int) and not _is_np_int(value):
@@ -73,7 +73,7 @@ def check_settings(s: "RunSettings") -> None:
     """ApiError (a TricksimError) naming the first setting of the wrong type, or a game
     count out of range (the other ranges are checked where a run starts, with the
     CLI's wording: the thread count depends on the machine, the seed on a resumed run)."""
-    from .errors import ApiError
+    from ..errors import ApiError
     _whole(s.games, "games", None, None, False)
     if not 1 <= int(s.games) <= _MAX_INT64:
         raise ApiError(f"--games {int(s.games)} is not allowed; allowed: a positive integer, "

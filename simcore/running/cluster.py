@@ -30,7 +30,7 @@ import os
 import re
 from typing import Iterable, Iterator
 
-from .errors import TricksimError
+from ..errors import TricksimError
 
 #: seconds to wait for a scheduler to answer (``--connect-timeout``)
 CONNECT_TIMEOUT = 10.0
@@ -66,7 +66,7 @@ def play_chunk(game: str, rules_state, policies, seed: int, start: int, count: i
     """
     import numba
 
-    from .registry import get_game
+    from ..registry import get_game
 
     g = get_game(game)
     rules = rules_state if not isinstance(rules_state, tuple) else \
@@ -132,7 +132,7 @@ class LocalExecutor:
 def _side_by_side(plan) -> bool:
     """Whether a plan's chunks are played one per thread: when some seat searches (a
     game costs milliseconds, so a chunk is a few seconds of one core's work, see
-    ``simcore.chunking``), not when a chunk is 65,536 fast games."""
+    ``simcore.running.chunking``), not when a chunk is 65,536 fast games."""
     from .chunking import searches
     return searches(plan.game, plan.policies, plan.rules)
 
@@ -414,7 +414,7 @@ def start_local_cluster(workers: int, dashboard: bool = False, **kwargs):
     # for) on a free port of 127.0.0.1, not Dask's default 8787 on every interface
     options = dict(n_workers=workers, threads_per_worker=1, processes=True, host=LOCALHOST,
                    dashboard_address=f"{LOCALHOST}:0", scheduler_kwargs={"dashboard": dashboard},
-                   env=env, silence_logs=50, preload=["simcore._dask_worker"])
+                   env=env, silence_logs=50, preload=["simcore.running._dask_worker"])
     options.update(kwargs)
     from distributed.deploy.spec import SpecCluster
     before = set(SpecCluster._instances)
