@@ -2,7 +2,8 @@
 (issue 22 item 1's gate).
 
     python benchmarks/bench_hand_budget.py [--only NAME ...] [--budget 20] [--threads 2]
-        [--reference-deals 1000] [--seed 1] [--out FILE]
+        [--reference-deals 1000] [--seed 1] [--reference-only] [--reuse-reference]
+        [--out FILE]
 
 For each position below: the default answer exactly as ``tricksim hand GAME ARGS
 --budget B`` computes it (the players the budget picks, the deals that fit, P(win) of
@@ -11,6 +12,16 @@ the game's strongest player (pimc) in every seat on ``--reference-deals`` deals 
 another seed, the first row only (the policy decides its start itself), with its
 interval.  ``ref_in_default_interval``: the reference's P(win) lies in the default
 answer's 95% interval (the gate); ``default_in_ref_interval`` the other way round.
+
+A reference records the player it resolved to (``policy_name``, the canonical name, and
+``policy_id``, the kernel id, which encodes every parameter, defaults included), its
+deals and seed.  ``--reuse-reference`` keeps a stored reference whose position (game,
+rules, hand), resolved player, deals and seed all match the run's and computes only
+the default answer, so the gate can be rerun cheaply after a change to the budget's
+ladder; a reference that does not match is computed again.  ``--reference-only``
+computes (or, with ``--reuse-reference``, keeps) the references and leaves the default
+answers out (the gate of such a row is not judged until a later run adds them).
+``--threads`` is the threads of whatever the run computes; each part records its own.
 
 Results merge into results/benchmarks/hand_budget.json by position name (so positions
 can be run one at a time); the file says how many reference deals each position had.
@@ -83,20 +94,47 @@ def default_answer(name, budget, threads, seed):
             "lines": ans.lines}
 
 
+def strongest(name):
+    """(the strongest player's text, canonical name, kernel id) of a position's rules."""
+    g, rules, _, _ = position(name)
+    text = g.contract(rules).strongest_policy
+    names, ids = g.policy_ids(text.split(","), rules)
+    return text, names[0], int(ids[0])
+
+
 def reference(name, deals, threads, seed):
     """P(win) of the first row with the strongest player in every seat."""
-    from simcore import budget as b
+    from simcore.analysis import budget as b
     from simcore.analysis.positions import hand_play, wilson
     g, rules, mod, su = position(name)
     su.choices = su.choices[:1]
-    strongest = g.contract(rules).strongest_policy
+    text, canonical, pid = strongest(name)
     t0 = time.perf_counter()
-    res = b.play_all(hand_play(g, mod, rules, su, seed), strongest, deals, threads,
+    res = b.play_all(hand_play(g, mod, rules, su, seed), text, deals, threads,
                      per_sample=0.2)
     wins = res[1][0]
     p, lo, hi = wilson(int(wins.sum()), len(wins))
-    return {"policy": strongest, "deals": len(wins), "seed": seed,
-            "seconds": round(time.perf_counter() - t0, 1), "win": p, "low": lo, "high": hi}
+    return {"policy": text, "policy_name": canonical, "policy_id": pid, "deals": len(wins),
+            "seed": seed, "threads": threads, "seconds": round(time.perf_counter() - t0, 1),
+            "win": p, "low": lo, "high": hi, "load": load_note("wall time")}
+
+
+def same_position(row, name) -> bool:
+    """Whether a stored row was measured on position ``name`` as defined now."""
+    game, ropts, hopts = POSITIONS[name]
+    return (row.get("game") == game and row.get("rules") == json.loads(json.dumps(ropts))
+            and row.get("hand") == json.loads(json.dumps(hopts)))
+
+
+def reusable(row, name, deals, seed) -> bool:
+    """Whether ``row``'s stored reference is the one this run would compute: the same
+    position, the same resolved player (canonical name and kernel id), deals and seed."""
+    ref = (row or {}).get("reference")
+    if not ref or not same_position(row, name):
+        return False
+    _, canonical, pid = strongest(name)
+    return (ref.get("policy_name") == canonical and ref.get("policy_id") == pid
+            and ref.get("deals") == deals and ref.get("seed") == seed)
 
 
 def main():
@@ -107,6 +145,11 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reference-deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reference-only", action="store_true",
+                    help="compute the references only (no default answers)")
+    ap.add_argument("--reuse-reference", action="store_true",
+                    help="keep a stored reference whose position, resolved player, deals "
+                         "and seed match")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     out = Path(a.out) if a.out else RESULTS / "hand_budget.json"
@@ -116,26 +159,44 @@ def main():
         if prev.get("benchmark") != "hand_budget":
             sys.exit(f"{out} was not written by this benchmark; give another --out")
         old = prev.get("positions", {})
+    command = "python benchmarks/bench_hand_budget.py " + " ".join(sys.argv[1:])
     for name in a.only or list(POSITIONS):
         game, ropts, hopts = POSITIONS[name]
-        d = default_answer(name, a.budget, a.threads, a.seed)
-        r = reference(name, a.reference_deals, a.threads, a.seed + 1000)
+        ref_seed = a.seed + 1000
+        stored = old.get(name)
+        if a.reuse_reference and reusable(stored, name, a.reference_deals, ref_seed):
+            r, kept = stored["reference"], True
+        else:
+            r, kept = reference(name, a.reference_deals, a.threads, ref_seed), False
+            r["command"] = command
         row = {"game": game, "rules": ropts, "hand": {k: v for k, v in hopts.items()},
-               "budget": a.budget, "threads": a.threads, "default": d, "reference": r,
-               "ref_in_default_interval": d["low"] <= r["win"] <= d["high"],
-               "default_in_ref_interval": r["low"] <= d["win"] <= r["high"],
-               "load": load_note("wall time")}
+               "reference": r}
+        if a.reference_only and kept:
+            row = stored
+            print(f"{name}: reference {r['policy_name']} kept", flush=True)
+        elif a.reference_only:
+            row.update(default=None, ref_in_default_interval=None,
+                       default_in_ref_interval=None)
+            print(f"{name}: reference {r['policy_name']} {r['deals']} deals "
+                  f"{100 * r['win']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] in "
+                  f"{r['seconds']} s{' (kept)' if kept else ''}", flush=True)
+        else:
+            d = default_answer(name, a.budget, a.threads, a.seed)
+            d["command"] = command
+            row.update(budget=a.budget, threads=a.threads, default=d,
+                       ref_in_default_interval=d["low"] <= r["win"] <= d["high"],
+                       default_in_ref_interval=r["low"] <= d["win"] <= r["high"],
+                       load=load_note("wall time"))
+            print(f"{name}: default {', '.join(sorted(set(d['players'])))} {d['deals']} deals "
+                  f"{100 * d['win']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}] in "
+                  f"{d['seconds']} s; reference {r['policy_name']} {r['deals']} deals "
+                  f"{100 * r['win']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+                  f"{' (kept)' if kept else ''}; ref in default interval: "
+                  f"{row['ref_in_default_interval']}", flush=True)
         old[name] = row
-        print(f"{name}: default {', '.join(sorted(set(d['players'])))} {d['deals']} deals "
-              f"{100 * d['win']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}] in "
-              f"{d['seconds']} s; reference {r['policy']} {r['deals']} deals "
-              f"{100 * r['win']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] in "
-              f"{r['seconds']} s; ref in default interval: {row['ref_in_default_interval']}",
-              flush=True)
-        write("hand_budget", {"command": "python benchmarks/bench_hand_budget.py "
-                              + " ".join(sys.argv[1:]),
-                              "note": "each position's figures carry their own budget, "
-                                      "threads, reference deals and load",
+        write("hand_budget", {"command": command,
+                              "note": "each position's figures carry their own command, "
+                                      "budget, threads, reference deals and load",
                               "positions": old}, out)
     return 0
 

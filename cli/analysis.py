@@ -6,7 +6,8 @@ import time
 import click
 
 from simcore.errors import TricksimError
-from simcore.analysis.budget import DEFAULT_BUDGET, MIN_SAMPLES, check_budget, check_threads
+from simcore.analysis.budget import (DEFAULT_BUDGET, MIN_SAMPLES, MIN_SEARCH_SAMPLES,
+                                     check_budget, check_threads)
 from simcore.games import get_game, get_hand, players_help
 from simcore.text import counted
 
@@ -22,9 +23,11 @@ def _budget_options(noun: str, cap_option: str):
         f = click.option("--budget", type=float, default=DEFAULT_BUDGET, show_default=True,
                          metavar="SECONDS",
                          help="Without --policy: the seconds to spend. The strongest player "
-                         f"(pimc, then expert, then heuristic) whose {noun}s in that time give "
-                         f"a useful interval (at least {MIN_SAMPLES:,}, or {cap_option} if "
-                         "smaller) is taken, timed by a short pilot; the first lines say who "
+                         "(the game's pimc, then cheaper pimc settings, then expert, then "
+                         f"heuristic) whose {noun}s in that time give a useful interval (at "
+                         f"least {MIN_SEARCH_SAMPLES:,} for a pimc setting, {MIN_SAMPLES:,} "
+                         f"for the others, or {cap_option} if smaller) is taken, timed by a "
+                         "short pilot; the first lines say who "
                          f"played and how many {noun}s, and whether cheaper players, played on "
                          f"the same {noun}s, answer differently.")(f)
         return f
@@ -175,9 +178,11 @@ def register_analyse(cli, user_errors):
                        "--budget). " + players_help())
     @click.option("--budget", type=float, default=DEFAULT_BUDGET, show_default=True,
                   metavar="SECONDS",
-                  help="Without --policy: the seconds to spend. The strongest player (pimc, "
-                       "then expert, then heuristic) that plays --worlds worlds (at most "
-                       f"{MIN_SAMPLES:,} needed) in that time on one thread is taken, timed by "
+                  help="Without --policy: the seconds to spend. The strongest player (the "
+                       "game's pimc, then cheaper pimc settings, then expert, then heuristic) "
+                       f"that plays --worlds worlds (at most {MIN_SEARCH_SAMPLES:,} needed for a "
+                       f"pimc setting, {MIN_SAMPLES:,} for the others) in that time on one "
+                       "thread is taken, timed by "
                        "a short pilot; the first lines say who played and how many worlds, and "
                        "whether cheaper players, on the same worlds, value the position "
                        "differently.")

@@ -125,6 +125,13 @@ class GameContract:
     #: the strongest built-in player under these rules: the default bots of
     #: ``tricksim play``
     strongest_policy: str = "heuristic"
+    #: the searching players a budgeted answer (``hand``, ``analyse`` without
+    #: ``--policy``) tries, strongest first (usually ``strongest_policy``, then cheaper
+    #: settings of it, which fit larger samples in the same time); ``expert`` and
+    #: ``analysis_policy`` follow them (``simcore.analysis.budget.ladder``); these need
+    #: ``simcore.analysis.budget.MIN_SEARCH_SAMPLES`` samples, the others ``MIN_SAMPLES``.
+    #: Empty: ``strongest_policy`` alone, needing ``MIN_SAMPLES``
+    search_ladder: tuple[str, ...] = ()
     #: the default player of ``tricksim hand`` and ``tricksim analyse``, which play
     #: thousands of deals or worlds per answer: the strongest player that does that in
     #: seconds (a searching ``strongest_policy`` takes 1-65 ms a decision, hours for a

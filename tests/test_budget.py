@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import one_error_line
-from simcore import budget as b
+from simcore.analysis import budget as b
 
 
 class Clock:
@@ -30,9 +30,51 @@ def fake_play(clock, cost):
 
 
 def test_ladder_strongest_first_each_once():
-    assert b.ladder("pimc", "heuristic", ("expert",)) == ["pimc", "expert", "heuristic"]
-    assert b.ladder("heuristic", "heuristic", ("expert",)) == ["heuristic", "expert"]
-    assert b.ladder("pimc:worlds=4", "heuristic", ()) == ["pimc:worlds=4", "heuristic"]
+    assert b.ladder(("pimc",), "heuristic", ("expert",)) == ["pimc", "expert", "heuristic"]
+    assert b.ladder(("heuristic",), "heuristic", ("expert",)) == ["heuristic", "expert"]
+    assert b.ladder(("pimc:worlds=4",), "heuristic", ()) == ["pimc:worlds=4", "heuristic"]
+    assert b.ladder(("pimc", "pimc:worlds=4", "pimc"), "heuristic", ("expert",)) == [
+        "pimc", "pimc:worlds=4", "expert", "heuristic"]
+
+
+def test_minimums_searching_rungs_need_fewer():
+    cands = ["pimc", "pimc:worlds=4", "expert", "heuristic"]
+    search = ("pimc", "pimc:worlds=4")
+    assert b.MIN_SEARCH_SAMPLES < b.MIN_SAMPLES
+    assert b.minimums(cands, search, 10_000) == [b.MIN_SEARCH_SAMPLES] * 2 + [b.MIN_SAMPLES] * 2
+    assert b.minimums(cands, search, 50) == [50] * 4                  # the cap, if smaller
+    assert b.minimums(cands, (), 10_000) == [b.MIN_SAMPLES] * 4
+
+
+def test_a_searching_rung_that_fits_its_smaller_sample_beats_a_fast_fallback():
+    # pimc fits about 250 samples: short of 300 but over 200
+    cost = {"pimc": 0.12, "expert": 1e-3, "heuristic": 1e-5}
+    cands = ["pimc", "expert", "heuristic"]
+    c0 = Clock()
+    uniform = b.pick(cands, fake_play(c0, cost), 20.0, 2, 10_000, clock=c0)
+    clock = Clock()
+    pk = b.pick(cands, fake_play(clock, cost), 20.0, 2, 10_000,
+                b.minimums(cands, ("pimc",), 10_000), clock=clock)
+    assert b.MIN_SEARCH_SAMPLES <= pk.target < b.MIN_SAMPLES
+    assert pk.policy == "pimc" and pk.need == b.MIN_SEARCH_SAMPLES and pk.fits
+    assert uniform.policy == "expert"       # one minimum of 300 for all: the fast fallback
+
+
+def test_a_cheaper_search_setting_comes_before_the_fast_players():
+    clock = Clock()
+    cost = {"pimc": 1.0, "pimc:worlds=4": 0.05, "expert": 1e-3, "heuristic": 1e-5}
+    cands = ["pimc", "pimc:worlds=4", "expert", "heuristic"]
+    search = ("pimc", "pimc:worlds=4")
+    pk = b.pick(cands, fake_play(clock, cost), 20.0, 2, 10_000,
+                b.minimums(cands, search, 10_000), clock=clock)
+    assert pk.policy == "pimc:worlds=4" and [t.policy for t in pk.trials] == cands[:2]
+    assert [t.need for t in pk.trials] == [b.MIN_SEARCH_SAMPLES] * 2
+    lines = b.players_line("pimc:worlds=4 in every seat", pk.target, "deal", 19.9, 20.0, pk)
+    assert lines[1].startswith("(stronger players that do not fit: pimc would fit about ")
+    assert f"of the {b.MIN_SEARCH_SAMPLES} it needs" in lines[1]
+    assert lines[1].endswith("a larger --budget or --policy pimc for it)") and len(lines) == 2
+    with pytest.raises(ValueError, match="one minimum per candidate"):
+        b.pick(cands, fake_play(clock, cost), 20.0, 2, 100, [200, 300], clock=clock)
 
 
 def test_the_strongest_that_fits_is_taken():
@@ -64,6 +106,7 @@ def test_the_cheapest_is_taken_when_none_fits_and_says_so():
     lines = b.players_line("heuristic in every seat", 12, "deal", 9.6, 10.0, pk)
     assert lines[0] == "players: heuristic in every seat, 12 deals in 10 s of the 10 s budget"
     assert "pimc would fit about" in lines[1] and "--policy pimc" in lines[1]
+    assert f"of the {b.MIN_SAMPLES} it needs" in lines[1]
     assert f"fewer than {b.MIN_SAMPLES} deals" in lines[2] and "wide" in lines[2]
 
 
@@ -123,14 +166,18 @@ def test_hand_budget_names_players_first_and_compares(invoke):
     res = invoke(*args)
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    # pimc (about 0.1 s a deal of 5 choices) cannot play 300 deals in 4 s on one thread;
-    # expert (a few ms) can: it is taken
-    assert lines[0].startswith("players: expert in every seat, 300 deals in "), lines[0]
+    # the default pimc (about 0.05 s a deal of 5 choices) cannot play 200 deals in 4 s on
+    # one thread; a cheaper pimc setting or expert is taken, and the line after says so
+    assert lines[0].startswith("players: ") and " in every seat, " in lines[0], lines[0]
     assert lines[0].endswith("of the 4 s budget")
-    assert lines[1].startswith("(the strongest that fits 300 deals: pimc would fit about")
-    assert lines[2].startswith("with heuristic play ") and "with expert " in lines[2]
-    assert "P(win) of 'policy decides'" in lines[2]
-    assert "300 deals, seed 1" in res.stdout
+    taken = lines[0][len("players: "):lines[0].index(" in every seat")]
+    assert taken in ("pimc:worlds=4", "pimc:worlds=4,talon=4", "expert"), taken
+    assert lines[1].startswith("(stronger players that do not fit: pimc would fit about")
+    compared = [x for x in lines if x.startswith("with heuristic play ")]
+    assert len(compared) == 1 and f"with {taken} " in compared[0]
+    assert "P(win) of 'policy decides'" in compared[0]
+    assert not any(x.startswith("with pimc") for x in lines)   # cheaper searches: not replayed
+    assert "seed 1" in res.stdout
 
 
 def test_hand_policy_keeps_its_deals_and_threads_do_not_change_it(invoke):
@@ -164,3 +211,27 @@ def test_analyse_budget(invoke, tmp_path):
     assert "each played out by " in got.stdout
     fixed = invoke("analyse", str(rec), "--at", "4", "--worlds", "12", "--policy", "heuristic")
     assert fixed.stdout.splitlines()[0] == "players: heuristic in every seat; 12 worlds (--policy)"
+
+
+def every_preset():
+    """(game, preset) for every registered game and preset."""
+    from simcore.registry import game_names, get_game
+    return [(name, preset) for name in game_names() for preset in get_game(name).rulebook.presets]
+
+
+@pytest.mark.parametrize("game,preset", every_preset())
+def test_each_games_ladder_comes_from_its_contract(game, preset):
+    from simcore.analysis.positions import candidates
+    from simcore.registry import get_game
+    g = get_game(game)
+    rules = g.build_rules(preset, None, (), None)
+    c = g.contract(rules)
+    cands, search = candidates(g, rules)
+    assert cands[0] == c.strongest_policy and c.analysis_policy in cands
+    assert ("expert" in cands) == ("expert" in g.policies)
+    assert list(search) == cands[:len(search)]      # the searching rungs come first
+    if search:
+        assert search[0] == c.strongest_policy
+        assert cands[len(search)] == "expert"
+    ids = [int(g.policy_ids(p.split(","), rules)[1][0]) for p in cands]
+    assert len(set(ids)) == len(ids)                # every rung a different player

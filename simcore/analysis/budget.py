@@ -5,18 +5,33 @@ same Schnapsen hand wins about a quarter of its deals between heuristic players 
 far more between searching ones.  Without ``--policy`` these commands therefore take
 the strongest player whose sample fits the budget:
 
-1. the candidates, strongest first (:func:`ladder`): the game's strongest player
-   (``pimc``), ``expert``, the analysis player (``heuristic``);
+1. the candidates, strongest first (:func:`ladder`): the searching players the game's
+   contract declares (``search_ladder``: its ``pimc``, then cheaper ``pimc`` settings),
+   then ``expert``, then the analysis player (``heuristic``);
 2. a short *pilot* per candidate (:func:`pick`): a few samples on one thread, doubling
    until :data:`PILOT_SHARE` of the budget is spent, gives the seconds a sample costs;
 3. the first candidate whose estimated sample in the remaining budget (on ``threads``
-   threads) reaches :data:`MIN_SAMPLES` (or the cap, if smaller) is taken; the pilot's
-   samples are kept as its first ones;
+   threads) reaches its minimum (:func:`minimums`; the cap, if smaller) is taken; the
+   pilot's samples are kept as its first ones;
 4. the rest is played on ``threads`` threads in chunks until the cap or the deadline
    (:func:`play_until`): the answer is always over samples ``0 .. n-1``, so it is
    reproducible with ``--policy P --deals n`` (``--worlds n``) and the same seed.
 
-The cheaper candidates are then played on the same samples (they are nearly free) and
+**Why a searching candidate needs fewer samples.**  A searching player takes
+:data:`MIN_SEARCH_SAMPLES` (200), the others :data:`MIN_SAMPLES` (300).  The answer
+users want is the one strong play gives, and the fast players are not merely less
+precise but biased against it: on the hand benchmark (``benchmarks/bench_hand_budget.py``)
+``expert``'s 10,000-deal answers missed ``pimc``'s 1,000-deal reference by up to
+6.8 percentage points with intervals of +-1 point, so falling back to them gives a
+precise wrong answer.  A searching player's 200 samples give a 95% interval at most
+about +-6.9 points wide (a rate near 50%; narrower elsewhere) that contains the strong
+answer about 95% of the time, which is the better answer.  Below 200 the interval
+widens fast (+-9.8 points at 100), and a cheaper search setting (fewer worlds, search
+only near the end), which fits more samples, is then the better trade; the ladder's
+cheaper ``pimc`` rungs exist for that.
+
+The fast candidates after the one taken are then played on the same samples (they are
+nearly free; the cheaper searching ones are not, and are left out) and
 :func:`sensitivity` says, worded as evidence, whether their answer differs from the
 strong one (a paired test on the same samples, Holm across the cheaper players).
 
@@ -37,10 +52,13 @@ import numpy as np
 from ..errors import TricksimError
 from ..text import counted
 
-#: the smallest sample worth an answer: a 95% interval of a rate is at most about
-#: +-5.7 percentage points wide with 300 samples (the default Schnapsen pimc plays
-#: about 300 deals of a hand's five start choices in the 20 s default budget on 2 cores)
+#: the smallest sample worth a fast (not searching) player's answer: a 95% interval of a
+#: rate is at most about +-5.7 percentage points wide with 300 samples
 MIN_SAMPLES = 300
+#: the smallest sample worth a searching player's answer (+-6.9 points at most): smaller
+#: than MIN_SAMPLES because the fast players' answers are biased against the searching
+#: ones (see the module's docstring)
+MIN_SEARCH_SAMPLES = 200
 #: the share of the budget one candidate's pilot may spend
 PILOT_SHARE = 0.05
 #: the share of the ideal ``threads`` x speed-up the estimate counts on (threads share
@@ -68,6 +86,8 @@ class Trial:
     seconds: float
     #: the samples estimated to fit the budget (pilot included)
     fit: int
+    #: the smallest sample it had to reach
+    need: int = 0
 
     @property
     def per_sample(self) -> float:
@@ -85,7 +105,7 @@ class Pick:
     pilot: tuple
     #: the samples to aim at (the cap, or the estimate of what fits)
     target: int
-    #: the smallest sample the candidates had to reach
+    #: the smallest sample the taken candidate had to reach
     need: int
     #: whether the taken one reached ``need`` (False: the cheapest, taken anyway)
     fits: bool = True
@@ -110,14 +130,21 @@ def check_threads(threads: int) -> int:
     return threads
 
 
-def ladder(strongest: str, analysis: str, players) -> list[str]:
-    """The candidates strongest first: ``strongest``, ``expert`` (where the game has
-    it), ``analysis``; each once."""
+def ladder(search, analysis: str, players) -> list[str]:
+    """The candidates strongest first: the searching players ``search`` (strongest
+    first), ``expert`` (where ``players`` has it), ``analysis``; each once."""
     out = []
-    for p in (strongest, "expert" if "expert" in players else None, analysis):
+    for p in (*search, "expert" if "expert" in players else None, analysis):
         if p and p not in out:
             out.append(p)
     return out
+
+
+def minimums(candidates: list[str], search, cap: int, min_samples: int = MIN_SAMPLES,
+             min_search: int = MIN_SEARCH_SAMPLES) -> list[int]:
+    """The sample each candidate must reach to be taken: ``min_search`` for the
+    searching ones (in ``search``), ``min_samples`` for the others, ``cap`` if smaller."""
+    return [min(min_search if c in search else min_samples, cap) for c in candidates]
 
 
 def join(parts: list[tuple]) -> tuple:
@@ -137,16 +164,20 @@ def estimate(per_sample: float, done: int, remaining: float, threads: int) -> in
 
 
 def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-         min_samples: int = MIN_SAMPLES, clock=time.perf_counter) -> Pick:
+         min_samples=MIN_SAMPLES, clock=time.perf_counter) -> Pick:
     """Pilot ``candidates`` (strongest first) and take the first whose sample in the
-    budget reaches ``min(min_samples, cap)``; the last (cheapest) is taken anyway,
+    budget reaches its minimum (``min_samples``: one for all, or one per candidate as
+    :func:`minimums` gives; the cap, if smaller); the last (cheapest) is taken anyway,
     with ``fits`` False when even it falls short."""
+    needs = ([min(min_samples, cap)] * len(candidates) if isinstance(min_samples, int)
+             else [min(m, cap) for m in min_samples])
+    if len(needs) != len(candidates):
+        raise ValueError("one minimum per candidate")
     play(candidates[-1], 0, 1)      # loads (or compiles) the kernels: not the players' time
     started = clock()
-    need = min(min_samples, cap)
     pilot_cap = max(budget * PILOT_SHARE, 1e-3)
     trials = []
-    for k, policy in enumerate(candidates):
+    for k, (policy, need) in enumerate(zip(candidates, needs)):
         parts, done, spent = [], 0, 0.0
         n = 1
         while True:
@@ -159,7 +190,7 @@ def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: in
             n = min(done, cap - done)
         remaining = budget - (clock() - started)
         fit = min(cap, estimate(spent / done, done, remaining, threads))
-        trials.append(Trial(policy, done, spent, fit))
+        trials.append(Trial(policy, done, spent, fit, need))
         last = k == len(candidates) - 1
         if fit >= need or last:
             return Pick(policy, trials, join(parts), fit, need, fit >= need, started)
@@ -217,7 +248,7 @@ def play_all(play: Play, policy: str, n: int, threads: int, per_sample: float = 
 
 
 def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-        min_samples: int = MIN_SAMPLES, clock=time.perf_counter):
+        min_samples=MIN_SAMPLES, clock=time.perf_counter):
     """The whole budgeted run: :func:`pick`, then the taken candidate played on to its
     target or the deadline.  Returns ``(pick, result, samples, seconds)``."""
     p = pick(candidates, play, budget, threads, cap, min_samples, clock)
@@ -237,12 +268,11 @@ def players_line(who: str, samples: int, noun: str, seconds: float, budget: floa
              f"{budget:g} s budget"]
     why = []
     for t in pick_.trials[:-1]:
-        why.append(f"{t.policy} would fit about {counted(t.fit, noun)} "
-                   f"({1000 * t.per_sample:.3g} ms a {noun} on one thread)")
+        why.append(f"{t.policy} would fit about {counted(t.fit, noun)} of the {t.need:,} "
+                   f"it needs ({1000 * t.per_sample:.3g} ms a {noun} on one thread)")
     if why:
-        lines.append(f"(the strongest that fits {counted(pick_.need, noun)}: "
-                     + "; ".join(why) + f"; a larger --budget or --policy "
-                     f"{pick_.trials[0].policy} for it)")
+        lines.append("(stronger players that do not fit: " + "; ".join(why)
+                     + f"; a larger --budget or --policy {pick_.trials[0].policy} for it)")
     if not pick_.fits:
         lines.append(f"(even {pick_.policy} fits fewer than {counted(pick_.need, noun)}: "
                      "the intervals are wide)")

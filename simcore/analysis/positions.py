@@ -144,11 +144,15 @@ def who_plays(names) -> str:
             else ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
 
-def candidates(g, rules) -> list[str]:
-    """The players a budgeted answer tries, strongest first (``simcore.analysis.budget.ladder``)."""
+def candidates(g, rules) -> tuple[list[str], tuple[str, ...]]:
+    """The players a budgeted answer tries, strongest first (``simcore.analysis.budget.ladder``:
+    the contract's ``search_ladder``, or ``strongest_policy`` where it declares none,
+    then ``expert`` where the game has it, ``analysis_policy``), and the searching
+    ones (``search_ladder``, which need fewer samples: ``simcore.analysis.budget.minimums``)."""
     from .budget import ladder
     c = g.contract(rules)
-    return ladder(c.strongest_policy, c.analysis_policy, ("expert",))
+    search = tuple(c.search_ladder)
+    return ladder(search or (c.strongest_policy,), c.analysis_policy, g.policies), search
 
 
 @dataclass
@@ -183,13 +187,15 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
         took = clock() - t0
         return Answer(names, res, cap, took,
                       [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
-    cands = candidates(g, rules)
-    pk, res, n, took = b.run(cands, play, budget, threads, cap, clock=clock)
+    cands, search = candidates(g, rules)
+    pk, res, n, took = b.run(cands, play, budget, threads, cap,
+                             b.minimums(cands, search, cap), clock=clock)
     names = g.policy_ids(pk.policy.split(","), rules)[0]
     lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
     cheap = []
     for q in cands[cands.index(pk.policy) + 1:]:
-        cheap.append((q, b.play_all(play, q, n, threads)))
+        if q not in search:         # the fast ones only: a cheaper search costs minutes
+            cheap.append((q, b.play_all(play, q, n, threads)))
     lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
                            noun, subject)
     return Answer(names, res, n, took, lines)

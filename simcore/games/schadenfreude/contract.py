@@ -43,4 +43,7 @@ def contract(rules) -> GameContract:
         # a third of four-player games against three heuristic seats
         # (benchmarks/bench_pimc_schadenfreude.py; docs/schadenfreude.md)
         strongest_policy="pimc",
+        # a budgeted answer's searching players: the default pimc, then half its worlds
+        # (fits about twice the deals; not measured for strength against the default)
+        search_ladder=("pimc", "pimc:worlds=32"),
         tables={"games": games_columns}, game_reader=_reader(n))
