@@ -16,11 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...text import counted as count_words
-from ...engine import EngineBase
+from ...engine import Dealing, EngineBase
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS
 from .engine import (A_PASS, AFTER_LAST, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE, OBS_FIELDS,
-                     REASONS, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, apply_action,
+                     REASONS, S_DEAL, S_DEALER, S_DECK, S_FIRST_DEALER, S_GAME_POINTS, S_MATCH,
+                     S_PHASE, S_WINNER, _deal_deck, apply_action,
                      deal_over as k_deal_over, game_over as k_game_over, init_game,
                      legal_actions, next_deal as k_next_deal, observe, start_deal,
                      to_move as k_to_move, try_apply)
@@ -181,6 +182,37 @@ class Engine(EngineBase):
             v[prefix] = [v.pop(prefix + "_0"), v.pop(prefix + "_1")]
         v["marriages"] = [list(_SUIT_SETS[m]) for m in v["marriages"]]
         return v
+
+    # ----- dealing card by card (simcore.envs.openspiel) ----------------------------------
+    def deal_order(self, state) -> list[int]:
+        """The 20 cards the deal in play was dealt from (``new``, ``next_deal``, ``redeal``):
+        positions 0-2 and 7-8 to the non-dealer, 3-5 and 9-10 to the dealer, 6 the trump
+        card, 11-19 the talon in drawing order."""
+        return [int(c) for c in state[S_DECK:S_DECK + 20]]
+
+    def redeal(self, state, order, dealer: int | None = None) -> None:
+        """Restart the deal in play from the card order ``order`` (``deal_order``'s
+        positions) dealt by ``dealer`` (None: the deal's dealer); the match stays."""
+        arr = self._check_order(order, range(20))
+        d = int(state[S_DEALER]) if dealer is None else int(dealer)
+        if d not in (0, 1):
+            raise ValueError(f"dealer {dealer!r} is not a seat (0 or 1)")
+        state[S_DECK:S_DECK + 20] = arr
+        if int(state[S_DEAL]) == 0:
+            state[S_FIRST_DEALER] = d
+        _deal_deck(self.r, state, d)
+
+    def deal_scores(self, state) -> list[float]:
+        """The scored deal's game points: + for its winner, - for the loser."""
+        if not k_deal_over(state):
+            raise ValueError("the deal is not over")
+        gp = float(state[S_GAME_POINTS])
+        return [gp, -gp] if int(state[S_WINNER]) == 0 else [-gp, gp]
+
+    def dealing(self) -> Dealing:
+        """Either seat may deal first; a match ends within 2 * match_points - 1 deals (each
+        scores at least 1 game point); a deal scores at most 3."""
+        return Dealing((0, 1), 2 * int(self.rules["match_points"]) - 1, 3.0)
 
     # ----- players ---------------------------------------------------------------------------
     def check_policy(self, name: str) -> None:
