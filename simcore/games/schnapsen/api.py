@@ -20,8 +20,8 @@ from ...engine import Dealing, EngineBase
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS
 from .engine import (A_PASS, AFTER_LAST, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE, OBS_FIELDS,
-                     REASONS, S_DEAL, S_DEALER, S_DECK, S_FIRST_DEALER, S_GAME_POINTS, S_MATCH,
-                     S_PHASE, S_WINNER, _deal_deck, apply_action,
+                     REASONS, S_DEAL, S_DEALER, S_DECK, S_FIRST_DEALER, S_GAME_POINTS, S_HAND,
+                     S_MATCH, S_PHASE, S_TALON, S_TALON_LEFT, S_WINNER, _deal_deck, apply_action,
                      deal_over as k_deal_over, game_over as k_game_over, init_game,
                      legal_actions, next_deal as k_next_deal, observe, start_deal,
                      to_move as k_to_move, try_apply)
@@ -202,6 +202,25 @@ class Engine(EngineBase):
             state[S_FIRST_DEALER] = d
         _deal_deck(self.r, state, d)
 
+    def renamed(self, state, world) -> dict[int, int]:
+        """For a ``world`` sampled from ``state`` (``hand.sample_world``: the hidden cards
+        re-dealt), the card ``world`` holds in place of each card of ``state`` it changed:
+        the hands' changed cards paired in id order, the talon position by position. A
+        deal order renamed by it deals ``world``'s hidden cards (the OpenSpiel
+        ``resample_from_infostate``)."""
+        swap = {}
+        for p in (0, 1):
+            a, b = int(state[S_HAND + p]), int(world[S_HAND + p])
+            gone = [c for c in range(20) if a >> c & 1 and not b >> c & 1]
+            came = [c for c in range(20) if b >> c & 1 and not a >> c & 1]
+            swap.update(zip(gone, came))
+        down = max(int(state[S_TALON_LEFT]) - 1, 0)
+        for k in range(down):
+            x, y = int(state[S_TALON]) >> 5 * k & 31, int(world[S_TALON]) >> 5 * k & 31
+            if x != y:
+                swap[x] = y
+        return swap
+
     def deal_scores(self, state) -> list[float]:
         """The scored deal's game points: + for its winner, - for the loser."""
         if not k_deal_over(state):
@@ -211,8 +230,10 @@ class Engine(EngineBase):
 
     def dealing(self) -> Dealing:
         """Either seat may deal first; a match ends within 2 * match_points - 1 deals (each
-        scores at least 1 game point); a deal scores at most 3."""
-        return Dealing((0, 1), 2 * int(self.rules["match_points"]) - 1, 3.0)
+        scores at least 1 game point); a deal scores at most 3, or a resignation the
+        match points."""
+        mp = int(self.rules["match_points"])
+        return Dealing((0, 1), 2 * mp - 1, float(max(3, mp)))
 
     # ----- players ---------------------------------------------------------------------------
     def check_policy(self, name: str) -> None:
