@@ -45,6 +45,7 @@ STATE_ARGUMENT = {
     "legal": 0, "apply": 0, "to_move": 0, "deal_over": 0, "game_over": 0, "next_deal": 0,
     "view": 0, "observe": 0, "choose": 1, "open_values": 0, "action_to_record": 0,
     "action_from_record": 0, "deal_start": 0, "deal_end": 0, "result": 0, "start": 0,
+    "deal_order": 0, "redeal": 0, "deal_scores": 0, "renamed": 0,
 }
 
 
