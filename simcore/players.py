@@ -231,13 +231,15 @@ def resolve(eng, g, rules, policies) -> list:
     return seats
 
 
-def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
-              ) -> dict:
-    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+def decider(eng, seed: int, index: int, seats: list,
+            timeout: float | None = DEFAULT_TIMEOUT):
+    """``decide(st, seat, deal, done)``: the action of ``seats[seat]`` (a built-in name
+    or a PythonPlayer, from ``resolve``) in game ``index`` of run ``seed``; a Python
+    player gets its observation and its seat's generator, and a failure of it is a
+    PlayerError naming it and the position (``deal``, ``done`` recorded actions)."""
     spec = eng.observation_spec
     acts = {p: seat.for_game() for p, seat in enumerate(seats) if isinstance(seat, PythonPlayer)}
     rngs = {p: np.random.default_rng([int(seed), int(index), p]) for p in acts}
-    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
 
     def decide(st, seat, deal, done):
         if seat not in acts:
@@ -267,7 +269,14 @@ def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = D
             raise PlayerError(f"{where}: returned {int(a)} ({shown}), not legal here; legal: "
                               + ", ".join(f"{x} ({eng.describe(x)})" for x in legal))
         return int(a)
+    return decide
 
+
+def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
+              ) -> dict:
+    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+    names = [s.name if isinstance(s, PythonPlayer) else s for s in seats]
+    decide = decider(eng, seed, index, seats, timeout)
     st = eng.new(seed, index)
     eng._trusted = True             # the state is this call's own, made by the kernels
     try:

@@ -168,3 +168,21 @@ def test_bad_specs_are_one_line(bots, invoke):
         g.policy_ids("mybots:Greedy,heuristic", g.build_rules())
     with pytest.raises(TricksimError, match="a player must be"):
         play_games("schnapsen", None, [3, "heuristic"], games=1, seed=1)
+
+
+def test_play_takes_a_python_bot_and_its_errors_are_one_line(bots, invoke, tmp_path):
+    """``tricksim play --policy MODULE:ATTR``: the bot plays through the same decision
+    path as simulate (its observation, its seat's generator, the same one-line errors)."""
+    from simcore.records import replay_file
+    res = invoke("play", "schnapsen", "--seat", 0, "--seed", 3, "--policy", "mybots:Greedy",
+                 "--save", "g.jsonl", input="1\n" * 500)
+    assert res.exit_code == 0, res.output
+    assert "seat 1 mybots:Greedy" in res.stdout
+    rec = json.loads((tmp_path / "g.jsonl").read_text())
+    assert rec["policies"] == ["human", "mybots:Greedy"]
+    assert replay_file(tmp_path / "g.jsonl") == (1, [])
+    bad = invoke("play", "schnapsen", "--seat", 0, "--seed", 3, "--policy", "badbots:beyond",
+                 "--no-save", input="1\n" * 500)
+    assert bad.exit_code != 0
+    assert re.search(r"player badbots:beyond \(seat 1\) in game 0, deal 0 after \d+ recorded "
+                     r"actions?: returned 99 \(no action\), not legal here", bad.output)
