@@ -139,7 +139,6 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
           tricksim play schnapsen --seed 1
           tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
           tricksim play schadenfreude --players 3 --policy human,random,heuristic
-          tricksim play schnapsen --policy mybots:Greedy
         """
         if save and no_save:
             raise TricksimError("--save and --no-save contradict each other; give one")
