@@ -17,6 +17,7 @@ from simcore.errors import TricksimError
 from simcore.text import counted
 from simcore.games import get_game, players_help
 from simcore.pimc_names import split_policy_text
+from simcore.players import PythonPlayer, decider, is_user_policy
 
 HUMAN = "human"
 
@@ -42,7 +43,7 @@ def bot_policies(eng, policy: str | None, seat: int, default: str) -> list[str]:
         raise TricksimError(f"--policy lists one name per seat: put '{HUMAN}' at your seat "
                             f"({seat}, --seat) and only there; got {','.join(names)}")
     for p, name in enumerate(names):
-        if p != seat:
+        if p != seat and not is_user_policy(name):
             try:
                 eng.check_policy(name)
             except ValueError as exc:
@@ -100,7 +101,8 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
     @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (from 0).")
     @click.option("--policy", default=None,
                   help="The bots' player: one name for every bot, or one per seat with 'human' "
-                       "at yours (e.g. human,heuristic,random,random)  [default: the game's "
+                       "at yours (e.g. human,heuristic,random,random); your own Python "
+                       "player as MODULE:ATTR (docs/players-api.md)  [default: the game's "
                        "strongest player]. " + players_help())
     @click.option("--seed", type=int, default=None,
                   help="Run seed of the deal (drawn and printed if omitted).")
@@ -163,6 +165,8 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     if not 0 <= seat < n:
         raise TricksimError(f"--seat {seat} is not a seat of this game; allowed: 0 to {n - 1}")
     names = bot_policies(eng, policy, seat, g.contract(rules).strongest_policy)
+    seats = [PythonPlayer.of(x) if p != seat and is_user_policy(x) else x
+             for p, x in enumerate(names)]
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     if not 0 <= seed <= MAX_SEED:
@@ -179,6 +183,7 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     click.echo(narr.legend)
     click.echo("type the number of a choice, its code or 'quit'")
     st = eng.new(seed, index)
+    decide = decider(eng, seed, index, seats)
     deals = []
     while True:
         start = eng.deal_start(st)
@@ -194,7 +199,7 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
                     click.echo("quit: the game is not finished, nothing is saved")
                     return
             else:
-                a = eng.choose(names[p], st)
+                a = decide(st, p, len(deals), len(actions))
             item = eng.action_to_record(st, a)
             if item is not None:              # None: an action a record leaves implicit
                 actions.append(item)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,6 +45,7 @@ STATE_ARGUMENT = {
     "legal": 0, "apply": 0, "to_move": 0, "deal_over": 0, "game_over": 0, "next_deal": 0,
     "view": 0, "observe": 0, "choose": 1, "open_values": 0, "action_to_record": 0,
     "action_from_record": 0, "deal_start": 0, "deal_end": 0, "result": 0, "start": 0,
+    "deal_order": 0, "redeal": 0, "deal_scores": 0, "renamed": 0,
 }
 
 
@@ -85,6 +87,18 @@ def _checked(fn, name, pos):
             raise ApiError(str(exc)) from None
     method.__wrapped_unchecked__ = fn
     return method
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How a game deals, for environments that deal card by card (``simcore.envs.openspiel``):
+    ``first_dealers`` the seats that may deal the first deal (Schadenfreude: lead its first
+    round), ``max_deals`` a bound on one game's deals, ``score_bound`` a bound on the size of
+    any seat's ``deal_scores`` entry."""
+
+    first_dealers: tuple[int, ...]
+    max_deals: int
+    score_bound: float
 
 
 class EngineBase:
@@ -150,6 +164,35 @@ class EngineBase:
         to move (all False once the deal is scored)."""
         from .observation import action_mask
         return action_mask(self.n_actions, self.legal(state))
+
+    # ----- dealing card by card (each game: deal_order, redeal, deal_scores, dealing) ------
+    def deal_order(self, state) -> list[int]:
+        """The card order the deal in play was dealt from (every card of the deck once, in
+        the positions the game deals them; docs of each game's ``deal_order``)."""
+        raise NotImplementedError
+
+    def redeal(self, state, order, dealer: int | None = None) -> None:
+        """Restart the deal in play of ``state`` (in place) from the card order ``order``
+        (``deal_order``'s positions), dealt by ``dealer`` (Schadenfreude: led by; None: the
+        deal's own); the game around the deal (scores, deal number, stream) stays."""
+        raise NotImplementedError
+
+    def deal_scores(self, state) -> list[float]:
+        """Each seat's score of the scored deal in play, higher is better, summing to 0."""
+        raise NotImplementedError
+
+    def dealing(self) -> Dealing:
+        """How this game deals under this engine's rules (``Dealing``)."""
+        raise NotImplementedError
+
+    def _check_order(self, order, deck) -> np.ndarray:
+        """``order`` as an int64 array if it holds every card of ``deck`` (ids) once; else
+        an ApiError naming what is wrong."""
+        arr = np.asarray(order, dtype=np.int64).ravel()
+        if sorted(arr.tolist()) != sorted(int(c) for c in deck):
+            raise ApiError(f"a card order must hold each of the deck's {len(deck)} cards once "
+                           f"(card ids {sorted(int(c) for c in deck)}); got {arr.tolist()}")
+        return arr
 
     def check_state(self, state) -> None:
         """StateError (a TricksimError) unless ``state`` is a whole, undamaged state of

@@ -264,9 +264,12 @@ def seat_names(seats: list) -> list[str]:
     return [s.name if isinstance(s, PythonPlayer) else s for s in seats]
 
 
-def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
-              ) -> dict:
-    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+def decider(eng, seed: int, index: int, seats: list,
+            timeout: float | None = DEFAULT_TIMEOUT):
+    """``decide(st, seat, deal, done)``: the action of ``seats[seat]`` (a built-in name
+    or a PythonPlayer, from ``resolve``) in game ``index`` of run ``seed``; a Python
+    player gets its observation and its seat's generator, and a failure of it is a
+    PlayerError naming it and the position (``deal``, ``done`` recorded actions)."""
     acts = {p: seat.for_game() for p, seat in enumerate(seats) if isinstance(seat, PythonPlayer)}
     rngs = {p: np.random.default_rng([int(seed), int(index), p]) for p in acts}
 
@@ -277,7 +280,13 @@ def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = D
                  f"{done} recorded action{'s' if done != 1 else ''}")
         return user_action(eng, seats[seat], acts[seat], st, seat, rngs[seat], index, where,
                            timeout)
+    return decide
 
+
+def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
+              ) -> dict:
+    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+    decide = decider(eng, seed, index, seats, timeout)
     st = eng.new(seed, index)
     eng._trusted = True             # the state is this call's own, made by the kernels
     try:

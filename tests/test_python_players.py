@@ -204,4 +204,22 @@ def test_hand_names_the_commands_python_players_run_in(bots, invoke):
     r = invoke("hand", "schnapsen", "--hand", "AH TH KH QH JC", "--policy", "mybots:Greedy",
                 "--deals", 5)
     assert r.exit_code != 0 and "Traceback" not in r.output
-    assert "Python players run in simulate, tournament and analyse" in r.output
+    assert "Python players run in simulate, tournament, play and analyse" in r.output
+
+
+def test_play_takes_a_python_bot_and_its_errors_are_one_line(bots, invoke, tmp_path):
+    """``tricksim play --policy MODULE:ATTR``: the bot plays through the same decision
+    path as simulate (its observation, its seat's generator, the same one-line errors)."""
+    from simcore.records import replay_file
+    res = invoke("play", "schnapsen", "--seat", 0, "--seed", 3, "--policy", "mybots:Greedy",
+                 "--save", "g.jsonl", input="1\n" * 500)
+    assert res.exit_code == 0, res.output
+    assert "seat 1 mybots:Greedy" in res.stdout
+    rec = json.loads((tmp_path / "g.jsonl").read_text())
+    assert rec["policies"] == ["human", "mybots:Greedy"]
+    assert replay_file(tmp_path / "g.jsonl") == (1, [])
+    bad = invoke("play", "schnapsen", "--seat", 0, "--seed", 3, "--policy", "badbots:beyond",
+                 "--no-save", input="1\n" * 500)
+    assert bad.exit_code != 0
+    assert re.search(r"player badbots:beyond \(seat 1\) in game 0, deal 0 after \d+ recorded "
+                     r"actions?: returned 99 \(no action\), not legal here", bad.output)

@@ -97,8 +97,8 @@ class Game:
         for s in names:
             if is_user_policy(s):
                 raise RulesError(f"'{s}' is a Python player (MODULE:ATTR); Python players run "
-                                 "in simulate, tournament and analyse, driven from Python, "
-                                 "not in this command's batch kernels")
+                                 "in simulate, tournament, play and analyse, driven from "
+                                 "Python, not in this command's batch kernels")
         try:
             ids = [self.parse_policy(s) for s in names]
         except ValueError as e:

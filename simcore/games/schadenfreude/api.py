@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...text import counted
-from ...engine import EngineBase
+from ...engine import Dealing, EngineBase
 from ...errors import RulesError
-from .cards import SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
+from .cards import CARD_VALUE, SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
 from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSUIT, O_PILE,
                      O_PLAYED, O_PLAYERS, O_POINTS, O_ROUND, O_SCORE, O_SEAT, O_STATUS,
                      O_TO_MOVE, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM, O_TRICK_POS, OBS_SIZE,
-                     S_DECK, S_HAND, S_LEADER, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
+                     S_DECK, S_HAND, S_LEADER, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
 from .pimc import choose_search
@@ -260,6 +260,40 @@ class Engine(EngineBase):
     def describe(self, action: int) -> str:
         """``play 7H``."""
         return describe(action)
+
+    # ----- dealing card by card (simcore.envs.openspiel) ----------------------------------
+    def deal_order(self, st) -> list[int]:
+        """The card order the round in play was dealt from: seat 0's ``hand_size`` cards,
+        seat 1's, ..., then the cards set aside."""
+        nd = bin(int(self.r[R_DECK])).count("1")
+        return [int(c) for c in st[S_DECK:S_DECK + nd]]
+
+    def redeal(self, st, order, dealer: int | None = None) -> None:
+        """Restart the round in play from the card order ``order`` (``deal_order``'s
+        positions) led by ``dealer`` (None: the round's leader); the scores stay."""
+        arr = self._check_order(order, mask_cards(int(self.r[R_DECK])))
+        lead = int(st[S_LEADER]) if dealer is None else int(dealer)
+        if not 0 <= lead < self.players:
+            raise ValueError(f"leader {dealer!r} is not a seat (0 to {self.players - 1})")
+        start_deal(self.r, st, arr, lead)
+
+    def deal_scores(self, st) -> list[float]:
+        """The scored round's points against the table: the mean round points minus the
+        seat's own (points are bad in Schadenfreude)."""
+        if int(st[S_STATUS]) == PLAYING:
+            raise ValueError("the round is still being played")
+        pts = [float(x) for x in st[S_POINTS:S_POINTS + self.players]]
+        mean = sum(pts) / len(pts)
+        return [mean - x for x in pts]
+
+    def dealing(self) -> Dealing:
+        """The first leader: seat 0 (``first_leader=seat0``) or any; at most
+        ``max_rounds`` rounds; round points are at most the deck's absolute card values."""
+        n = self.players
+        first = (0,) if self.rules["first_leader"] == "seat0" else tuple(range(n))
+        cards = mask_cards(int(self.r[R_DECK]))
+        bound = float(sum(abs(int(CARD_VALUE[c])) for c in cards))
+        return Dealing(first, int(self.rules["max_rounds"]), 2.0 * bound)
 
     def deal_start(self, st) -> dict:
         """The current round's ``start`` as in records (while it is played)."""

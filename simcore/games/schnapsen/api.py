@@ -16,11 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...text import counted as count_words
-from ...engine import EngineBase
+from ...engine import Dealing, EngineBase
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS
 from .engine import (A_PASS, AFTER_LAST, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE, OBS_FIELDS,
-                     REASONS, S_DEAL, S_FIRST_DEALER, S_MATCH, S_PHASE, apply_action,
+                     REASONS, S_DEAL, S_DEALER, S_DECK, S_FIRST_DEALER, S_GAME_POINTS, S_HAND,
+                     S_MATCH, S_PHASE, S_TALON, S_TALON_LEFT, S_WINNER, _deal_deck, apply_action,
                      deal_over as k_deal_over, game_over as k_game_over, init_game,
                      legal_actions, next_deal as k_next_deal, observe, start_deal,
                      to_move as k_to_move, try_apply)
@@ -181,6 +182,58 @@ class Engine(EngineBase):
             v[prefix] = [v.pop(prefix + "_0"), v.pop(prefix + "_1")]
         v["marriages"] = [list(_SUIT_SETS[m]) for m in v["marriages"]]
         return v
+
+    # ----- dealing card by card (simcore.envs.openspiel) ----------------------------------
+    def deal_order(self, state) -> list[int]:
+        """The 20 cards the deal in play was dealt from (``new``, ``next_deal``, ``redeal``):
+        positions 0-2 and 7-8 to the non-dealer, 3-5 and 9-10 to the dealer, 6 the trump
+        card, 11-19 the talon in drawing order."""
+        return [int(c) for c in state[S_DECK:S_DECK + 20]]
+
+    def redeal(self, state, order, dealer: int | None = None) -> None:
+        """Restart the deal in play from the card order ``order`` (``deal_order``'s
+        positions) dealt by ``dealer`` (None: the deal's dealer); the match stays."""
+        arr = self._check_order(order, range(20))
+        d = int(state[S_DEALER]) if dealer is None else int(dealer)
+        if d not in (0, 1):
+            raise ValueError(f"dealer {dealer!r} is not a seat (0 or 1)")
+        state[S_DECK:S_DECK + 20] = arr
+        if int(state[S_DEAL]) == 0:
+            state[S_FIRST_DEALER] = d
+        _deal_deck(self.r, state, d)
+
+    def renamed(self, state, world) -> dict[int, int]:
+        """For a ``world`` sampled from ``state`` (``hand.sample_world``: the hidden cards
+        re-dealt), the card ``world`` holds in place of each card of ``state`` it changed:
+        the hands' changed cards paired in id order, the talon position by position. A
+        deal order renamed by it deals ``world``'s hidden cards (the OpenSpiel
+        ``resample_from_infostate``)."""
+        swap = {}
+        for p in (0, 1):
+            a, b = int(state[S_HAND + p]), int(world[S_HAND + p])
+            gone = [c for c in range(20) if a >> c & 1 and not b >> c & 1]
+            came = [c for c in range(20) if b >> c & 1 and not a >> c & 1]
+            swap.update(zip(gone, came))
+        down = max(int(state[S_TALON_LEFT]) - 1, 0)
+        for k in range(down):
+            x, y = int(state[S_TALON]) >> 5 * k & 31, int(world[S_TALON]) >> 5 * k & 31
+            if x != y:
+                swap[x] = y
+        return swap
+
+    def deal_scores(self, state) -> list[float]:
+        """The scored deal's game points: + for its winner, - for the loser."""
+        if not k_deal_over(state):
+            raise ValueError("the deal is not over")
+        gp = float(state[S_GAME_POINTS])
+        return [gp, -gp] if int(state[S_WINNER]) == 0 else [-gp, gp]
+
+    def dealing(self) -> Dealing:
+        """Either seat may deal first; a match ends within 2 * match_points - 1 deals (each
+        scores at least 1 game point); a deal scores at most 3, or a resignation the
+        match points."""
+        mp = int(self.rules["match_points"])
+        return Dealing((0, 1), 2 * mp - 1, float(max(3, mp)))
 
     # ----- players ---------------------------------------------------------------------------
     def check_policy(self, name: str) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ...bits import game_stream
-from ...engine import EngineBase
+from ...engine import Dealing, EngineBase
 from ...options import RuleSet
 from .cards import SUITS, V_OFFICERS, VARIANT_DECK, VARIANTS, mask_cards
 from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
@@ -30,7 +30,8 @@ from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALL
                      O_TEAM0, O_TEAMS_KNOWN, O_TO_MOVE, O_TRICK, O_TRICK_N, O_TRICK_PTS,
                      O_TRICKS, O_TRICKS_DONE, O_TRUMP, O_UP, O_VOID, O_WIN_CARD, O_WIN_SEAT,
                      P_DONE, P_PLAY, PHASES, ST_TEAM0,
-                     STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_NDEALS, ST_PHASE, ST_RNG,
+                     STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_DELTA, ST_NDEALS, ST_PHASE,
+                     ST_RNG,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
 from .expert import EXPERT
@@ -287,6 +288,36 @@ class Engine(EngineBase):
         words = [int(x) for x in state[ST_DECK:ST_DECK + 4]]
         deck = [(words[k >> 3] >> (8 * (k & 7))) & 0xFF for k in range(self.ncards)]
         return deck_start(self.variant, self.n, int(state[ST_DEALER]), deck)
+
+    # ----- dealing card by card (simcore.envs.openspiel)
+    def deal_order(self, state) -> list[int]:
+        """The card order the deal in play was dealt from, as the engine's ``start_deal``
+        takes it: seat 0's hand, seat 1's, ..., then the skat; Officers: seat p's face-up cards at 16p..16p+7, the
+        face-down card under each at 16p+8..16p+15."""
+        words = [int(x) for x in state[ST_DECK:ST_DECK + 4]]
+        return [(words[k >> 3] >> (8 * (k & 7))) & 0xFF for k in range(self.ncards)]
+
+    def redeal(self, state, order, dealer: int | None = None) -> None:
+        """Restart the deal in play from the card order ``order`` (``deal_order``'s
+        positions) dealt by ``dealer`` (None: the deal's dealer); the game stays."""
+        arr = self._check_order(order, mask_cards(VARIANT_DECK[self.variant]))
+        d = int(state[ST_DEALER]) if dealer is None else int(dealer)
+        if not 0 <= d < self.n:
+            raise ValueError(f"dealer {dealer!r} is not a seat (0 to {self.n - 1})")
+        py_start_deal(self.r, state, int(state[ST_DEAL]), d, arr)
+
+    def deal_scores(self, state) -> list[float]:
+        """The scored deal's score change per seat (zero-sum)."""
+        if not self.deal_over(state):
+            raise ValueError("the deal is not over")
+        return [float(x) for x in state[ST_DELTA:ST_DELTA + self.n]]
+
+    def dealing(self) -> Dealing:
+        """Any seat may deal first; ``deals`` deals; a seat's deal score is at most
+        (players - 1) times the largest contract value with schneider and schwarz."""
+        r = self.rules
+        top = max(int(r["base"]), int(r["solo_base"])) + int(r["schneider"]) + int(r["schwarz"])
+        return Dealing(tuple(range(self.n)), int(r["deals"]), float((self.n - 1) * top))
 
     def deal_start(self, state) -> dict:
         """The current deal's ``start`` (records contract)."""
