@@ -154,6 +154,11 @@ class EngineBase:
         """The game's ``ObservationSpec`` (its ``observation.py``)."""
         raise NotImplementedError
 
+    def vector_kernels(self):
+        """The game's batch-environment kernels (its ``vector.py`` module, which
+        ``simcore.envs.vector.VectorEnv`` drives), or None for a game without them."""
+        return None
+
     def observation(self, state, seat: int) -> np.ndarray:
         """What ``seat`` may know, as the game's fixed-size float32 tensor
         (``observation_spec`` names its columns; docs/players-api.md lists them)."""

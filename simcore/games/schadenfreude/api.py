@@ -58,6 +58,10 @@ class Engine(EngineBase):
         from .observation import spec
         return spec(self.rules)
 
+    def vector_kernels(self):
+        from . import vector
+        return vector
+
     def __init__(self, rules):
         self.rules = rules
         self.r = rules_array(rules)

@@ -66,6 +66,10 @@ class Engine(EngineBase):
         from .observation import spec
         return spec(self.rules)
 
+    def vector_kernels(self):
+        from . import vector
+        return vector
+
     def __init__(self, rules=None):
         if rules is None:
             rules = RULEBOOK.build()
