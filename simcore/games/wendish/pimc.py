@@ -19,7 +19,8 @@ search's cost falls steeply with the cards left, the first trick alone costing m
 a deal's (docs/wendish.md has the measured trade-off of cost and strength).
 
 Worlds: the cards the seat cannot see (the other hands; the discards unless it
-took the skat; Officers' face-down cards, its own included) are re-dealt with the
+took the skat; Officers' face-down cards, its own included; before the pickup the
+skat, holding the black queens the sampling taker lacks) are re-dealt with the
 hand sizes kept, never giving a seat a card of a suit it showed void in (the
 engine's ``ST_VOID``), never a black queen to the discards, never the called card
 to its caller; the sides follow from the world's cards (in a game that looks
