@@ -228,6 +228,22 @@ def mask_ids(mask, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def sort_by_key_desc(items, keys, n):
+    """Sort ``items[:n]`` with ``keys[:n]`` in place, highest key first; equal keys keep
+    their order (an insertion sort: the solvers' move ordering, a handful of moves)."""
+    for i in range(1, n):
+        a = items[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            items[j + 1] = items[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        items[j + 1] = a
+        keys[j + 1] = k
+
+
 @njit(cache=True)
 def shuffle_inplace(state, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state.

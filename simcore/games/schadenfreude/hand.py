@@ -19,6 +19,7 @@ from .pimc import choose_search
 from .play import _scratch
 from .policies import OBS_SIZE
 from .rules import R_DECK, R_HAND, R_LIMIT, R_PLAYERS, rules_array
+from .solver import sample_world as solver_sample_world
 
 WIN_MEANS = ("win = the owner ends the round with the highest round points alone and not "
              "over the limit (the game's winner were it to end after this first round)")
@@ -119,46 +120,20 @@ def labels(setup_: HandSetup, result) -> list[str]:
 
 # ----- positions (tricksim analyse) ----------------------------------------------------------
 def position_info(eng, record, deal, at, st):
-    """Per seat the cards it cannot hold: every card of a suit led that it did not follow
-    (found by replaying the deal's first ``at`` actions)."""
-    from .cards import SUIT_MASK
-    from .engine import S_LEAD
-    x = eng.from_record(record, deal, 0)
-    voids = [0] * eng.seats
-    for item in record["deals"][deal]["actions"][:at]:
-        p = eng.to_move(x)
-        a = eng.action_from_record(x, item)
-        lead = int(x[S_LEAD])
-        if lead and a < 48 and not lead >> a & 1:
-            voids[p] |= lead
-        eng.apply(x, a)
-    return [v & int(sum(int(m) for m in SUIT_MASK)) for v in voids]
+    """Nothing beyond the state: its voids (``S_VOID``) hold the suits each seat did not
+    follow."""
+    return None
 
 
 def sample_world(eng, st, seat, rng, info):
-    """A copy of ``st`` whose other hands and set-aside cards are re-dealt uniformly,
-    keeping every hand's size; None when a seat gets a card of a suit it did not follow."""
-    from .engine import S_DECK, S_HAND
-    r = eng.r
-    n, hs = int(r[R_PLAYERS]), int(r[R_HAND])
-    nd = bin(int(r[R_DECK])).count("1")
-    aside = [int(c) for c in st[S_DECK + n * hs:S_DECK + nd]]
-    others = [p for p in range(n) if p != seat]
-    sizes = [bin(int(st[S_HAND + p])).count("1") for p in others]
-    pool = [c for p in others for c in mask_cards(int(st[S_HAND + p]))] + aside
-    perm = [int(c) for c in rng.permutation(pool)]
-    w = st.copy()
-    k = 0
-    for p, s in zip(others, sizes):
-        m = sum(1 << c for c in perm[k:k + s])
-        if m & info[p]:
-            return None
-        w[S_HAND + p] = m
-        k += s
-    for j, c in enumerate(perm[k:]):
-        w[S_DECK + n * hs + j] = c
-    w[S_RNG] = np.int64(rng.integers(0, 2**63))
-    return w
+    """A copy of ``st`` whose other hands are re-dealt among the cards ``seat`` has not
+    seen, keeping every hand's size and giving no seat a suit it did not follow: the
+    ``pimc`` player's sampler (``solver.sample_world``), with a fresh random stream."""
+    world = st.copy()
+    cards = np.empty(64, np.int64)
+    solver_sample_world(eng.r, st, seat, np.uint64(rng.integers(0, 2**63)), world, cards)
+    world[S_RNG] = np.int64(rng.integers(0, 2**63))
+    return world
 
 
 def outcome(eng, st, seat):

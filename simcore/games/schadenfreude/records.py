@@ -2,7 +2,7 @@
 
 Writing: ``play_batch`` (the batch run's kernel: rounds and results) and
 ``play_logged`` (play.py) play the games on the engine in parallel, the second
-time logging every round; ``_emit`` (njit, parallel) writes each
+time logging every round; ``_texts`` (njit, parallel) writes each
 record's JSON text exactly as ``json.dumps(record, separators=(",", ":"))``
 would (``records_jsonl``), so a dict is one ``json.loads`` per game.
 
@@ -231,42 +231,37 @@ def _emit_game(g, pos, n, nh, start, offsets, log, seats, cards, games, head, mi
     return _put1(buf, pos, 10, w)  # newline
 
 
-@njit(cache=True, parallel=True)
-def _measure(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
-             qname_len, act, act_len, text_len):
-    """The length of each game's record text (``_emit_game`` without writing)."""
-    dummy = np.empty(0, dtype=np.uint8)
-    for g in prange(len(offsets) - 1):
-        text_len[g] = _emit_game(g, 0, n, nh, start, offsets, log, seats, cards, games, head,
-                                 middle, qname, qname_len, act, act_len, dummy, False)
-
-
-@njit(cache=True)
-def _measure_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
-                    qname_len, act, act_len, text_len):
-    """``_measure`` on the calling thread."""
-    dummy = np.empty(0, dtype=np.uint8)
-    for g in range(len(offsets) - 1):
-        text_len[g] = _emit_game(g, 0, n, nh, start, offsets, log, seats, cards, games, head,
-                                 middle, qname, qname_len, act, act_len, dummy, False)
+@njit(cache=True, inline="always")
+def _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+             qname_len, act, act_len, out, buf, write):
+    """Game ``g``'s record text: with ``write``, written at ``buf[out[g]:]``; without,
+    only its length, into ``out[g]`` (``_emit_game``, each way compiled with its flag
+    fixed)."""
+    if write:
+        _emit_game(g, out[g], n, nh, start, offsets, log, seats, cards, games, head, middle,
+                   qname, qname_len, act, act_len, buf, True)
+    else:
+        out[g] = _emit_game(g, 0, n, nh, start, offsets, log, seats, cards, games, head,
+                            middle, qname, qname_len, act, act_len, buf, False)
 
 
 @njit(cache=True, parallel=True)
-def _emit(n, nh, start, offsets, log, seats, cards, games, head, middle, qname, qname_len,
-          act, act_len, text_off, buf):
-    """Every game's record text at ``buf[text_off[g]:]``, one after the other."""
+def _texts(n, nh, start, offsets, log, seats, cards, games, head, middle, qname, qname_len,
+           act, act_len, out, buf, write):
+    """``_text_of`` for every game, in parallel: the lengths first (``write`` False,
+    ``out``: the lengths), then the texts one after the other (``out``: the offsets)."""
     for g in prange(len(offsets) - 1):
-        _emit_game(g, text_off[g], n, nh, start, offsets, log, seats, cards, games, head,
-                   middle, qname, qname_len, act, act_len, buf, True)
+        _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+                 qname_len, act, act_len, out, buf, write)
 
 
 @njit(cache=True)
-def _emit_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
-                 qname_len, act, act_len, text_off, buf):
-    """``_emit`` on the calling thread."""
+def _texts_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+                  qname_len, act, act_len, out, buf, write):
+    """``_texts`` on the calling thread."""
     for g in range(len(offsets) - 1):
-        _emit_game(g, text_off[g], n, nh, start, offsets, log, seats, cards, games, head,
-                   middle, qname, qname_len, act, act_len, buf, True)
+        _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
+                 qname_len, act, act_len, out, buf, write)
 
 
 def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
@@ -306,12 +301,13 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     middle = _b(',"policies":' + json.dumps(list(policies), separators=sep) + ',"deals":[')
     args = (n, n * h, start, offsets, log, seats, cards, games, head, middle, _QNAME,
             _QNAME_LEN, _ACT, _ACT_LEN)
+    texts = _texts if par else _texts_serial
     text_len = np.zeros(count, dtype=np.int64)
-    (_measure if par else _measure_serial)(*args, text_len)
+    texts(*args, text_len, np.empty(0, dtype=np.uint8), False)
     text_off = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(text_len, out=text_off[1:])
     buf = np.empty(int(text_off[-1]) + SLACK, dtype=np.uint8)
-    (_emit if par else _emit_serial)(*args, text_off, buf)
+    texts(*args, text_off, buf, True)
     return buf[:int(text_off[-1])].tobytes()
 
 

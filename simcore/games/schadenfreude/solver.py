@@ -65,7 +65,7 @@ advanced and a choice is reproducible by (seed, index).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, lowest_bit, mix64, next_u64, popcount
+from ...bits import U0, U1, lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
 from .cards import CARD_RANK, CARD_VALUE, SUIT_MASK, WILD_MASK
 from .engine import (GAME_OVER, MAX_SEATS, PLAYING, S_FOLLOW, S_HAND, S_LEAD, S_PLAYED,
                      OBS_SIZE, observe,
@@ -252,15 +252,10 @@ def _maxn(r, work, fw, d, stop, play, parent, bound):
     while m != U0:
         c = lowest_bit(m)
         m &= m - U1
-        key = np.float64(_order_key(st, c))
-        j = k - 1
-        while j >= 0 and keys[j] < key:
-            acts[j + 1] = acts[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        acts[j + 1] = c
-        keys[j + 1] = key
+        acts[k] = c
+        keys[k] = np.float64(_order_key(st, c))
         k += 1
+    sort_by_key_desc(acts, keys, k)
     best = fw[ROWS + d]
     best_a = -1
     child = work[d + 1]

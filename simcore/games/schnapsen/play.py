@@ -97,6 +97,17 @@ def play_match_w(r, policies, seed, index, st, rows, work):
             next_deal(r, st)
 
 
+@njit(cache=True, inline="always")
+def _match_out(st, g, nd, deals, winner, first_dealer, left):
+    """Match ``g``'s figures from its final state ``st`` (``nd`` deals) into the
+    output arrays."""
+    deals[g] = nd
+    winner[g] = match_winner(st)
+    first_dealer[g] = st[S_FIRST_DEALER]
+    left[g, 0] = st[S_MATCH]
+    left[g, 1] = st[S_MATCH + 1]
+
+
 @njit(cache=True, parallel=True)
 def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
                left):
@@ -106,11 +117,7 @@ def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_
         st = np.empty(N_STATE, dtype=np.int64)
         for g in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             nd = play_match(r, policies, seed, start + g, st, deal_rows[g])
-            deals[g] = nd
-            winner[g] = match_winner(st)
-            first_dealer[g] = st[S_FIRST_DEALER]
-            left[g, 0] = st[S_MATCH]
-            left[g, 1] = st[S_MATCH + 1]
+            _match_out(st, g, nd, deals, winner, first_dealer, left)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -123,12 +130,8 @@ def play_batch_w(r, policies, seed, start, count, deal_rows, deals, winner, firs
         st = np.empty(N_STATE, dtype=np.int64)
         work = np.zeros((new_work_rows(True), W_COLS), dtype=np.int64)
         nd, k = play_match_w(r, policies, seed, start + g, st, deal_rows[g], work)
-        deals[g] = nd
         searched[g] = k
-        winner[g] = match_winner(st)
-        first_dealer[g] = st[S_FIRST_DEALER]
-        left[g, 0] = st[S_MATCH]
-        left[g, 1] = st[S_MATCH + 1]
+        _match_out(st, g, nd, deals, winner, first_dealer, left)
 
 
 @njit(cache=True, inline="always")

@@ -64,7 +64,7 @@ about 67% for the full search), so it is an option only.
 import numpy as np
 from numba import njit
 
-from ...bits import lowest_bit, mix64, next_u64, popcount
+from ...bits import lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
 from .cards import CARD_POINTS
 from .rules import R_AT_CLOSE, R_SCHNEIDER, R_TARGET
 from .engine import (S_CLOSER, S_LEADER, S_MARR, LEAD, S_MARRIED, S_POINTS, S_SNAP_POINTS,
@@ -213,17 +213,7 @@ def _ordered_actions(r, st, acts, keys, first):
         n = drop_marriage_claim(st, acts, n)
     for i in range(n):
         keys[i] = 10000 if acts[i] == first else _order_key(st, acts[i])
-    # insertion sort, highest key first
-    for i in range(1, n):
-        a = acts[i]
-        k = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < k:
-            acts[j + 1] = acts[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        acts[j + 1] = a
-        keys[j + 1] = k
+    sort_by_key_desc(acts, keys, n)
     return n
 
 

@@ -240,94 +240,28 @@ def _same_view(eng, st, w, seat) -> bool:
     return bool(np.array_equal(o1, o2))
 
 
-def _officers_world(eng, st, seat, rng):
-    """Officers': a copy of ``st`` whose face-down cards still covered (both seats', the
-    mover's own included: nobody has seen them) are re-dealt uniformly under the same
-    face-up cards, by the ``pimc`` player's sampler (one rule, written once in pimc.py);
-    the face-up cards, the cards played and the rest stay.  None if the world would
-    show ``seat`` anything else than ``st`` does (a guard: it never should)."""
-    from .pimc import sample_world as pimc_sample_world
+def sample_world(eng, st, seat, rng, info):
+    """A copy of ``st`` whose cards hidden from ``seat`` are re-dealt by the ``pimc``
+    player's sampler (one rule, written once in pimc.py: ``sample_world`` in card play,
+    with the contract words of ``st`` and the world's Old Ones in a contract phase), with
+    a fresh random stream: the other hands, the discards unless ``seat`` took the skat,
+    the skat itself before its taker picks it up (holding the black queens the taker's
+    own hand lacks, as the taker rule says), keeping every holding's size; Officers' the
+    face-down cards still covered, both seats'.  None when the draw breaks what ``seat``
+    knows (a guard: after its dead ends the sampler drops the voids; a pickup world seen
+    by another seat than the taker may make another seat the taker; the observation)."""
+    from .engine import P_PICKUP, P_PLAY, ST_HAND, ST_VOID
+    from .pimc import contract_sides, sample_world as pimc_sample_world
     w = np.empty_like(st)
     pimc_sample_world(st, seat, np.uint64(rng.integers(0, 2**63)), w)
-    if not _same_view(eng, st, w, seat):
-        return None
-    w[ST_RNG] = np.int64(rng.integers(0, 2**63))
-    return w
-
-
-def sample_world(eng, st, seat, rng, info):
-    """A copy of ``st`` whose cards hidden from ``seat`` are re-dealt uniformly.
-    Officers': the face-down cards still covered, both seats' (``_officers_world``).
-    Otherwise: the other hands, the discards unless ``seat`` took the skat, and the skat
-    itself before its taker picks it up (holding the black queens the taker's own hand
-    lacks, as the taker rule says), keeping every holding's size; None when the draw
-    breaks what ``seat`` knows (a card of a suit a seat did not follow, QC away from the
-    skat taker, discarded black queens, a different observation).  Where the sides are still hidden the contract and sides
-    follow the black queens' holders (a normal game or, both in one hand, a quiet solo)."""
-    from .engine import (NORMAL, QUIET_SOLO, ST_CALLED, ST_CALLED_BY, ST_CONTRACT,
-                         ST_DECLARER, ST_DISCARDS, ST_HAND, ST_OLD_ONES, ST_QC_BY, ST_QS_BY,
-                         ST_TEAMS_PUBLIC, ST_VOID, WEDDING)
-    if int(st[ST_VARIANT]) == V_OFFICERS:
-        return _officers_world(eng, st, seat, rng)
-    from .engine import P_PICKUP, ST_SKAT
-    n = int(st[ST_N])
     phase = int(st[ST_PHASE])
-    holders = [ST_HAND + p for p in range(n) if p != seat]
-    taker = int(st[ST_TAKER])
-    if taker >= 0 and taker != seat:
-        holders.append(ST_DISCARDS)
-    forced = []
-    if phase == P_PICKUP:               # the taker has not seen the skat yet
-        holders.insert(0, ST_SKAT)
-        own = int(st[ST_HAND + seat])
-        if not own >> QC & 1:           # QC is not with the taker: it lies in the skat,
-            forced.append(QC)           # and so does QS unless the taker holds it
-            if not own >> QS & 1:
-                forced.append(QS)
-    sizes = [bin(int(st[h]) & 0xFFFFFFFF).count("1") for h in holders]
-    pool = [c for h in holders for c in mask_cards(int(st[h]) & 0xFFFFFFFF)]
-    perm = forced + [int(c) for c in rng.permutation([c for c in pool if c not in forced])]
-    w = st.copy()
-    k = 0
-    for h, s in zip(holders, sizes):
-        w[h] = sum(1 << int(c) for c in perm[k:k + s])
-        k += s
-    for p in range(n):
+    if phase < P_PLAY:
+        contract_sides(st, w)
+    for p in range(int(st[ST_N])):
         if p != seat and int(w[ST_HAND + p]) & int(st[ST_VOID + p]):
             return None
-    if phase == P_PICKUP and _taker_of(w, n) != taker:
-        return None                     # the black queens make another seat the taker
-    if taker >= 0 and taker != seat:
-        if int(w[ST_DISCARDS]) & BLACK_QUEENS:
-            return None
-        if QC in pool and not int(w[ST_HAND + taker]) >> QC & 1:
-            return None
-
-    def holder(c, played_by):
-        if int(st[played_by]) >= 0:
-            return int(st[played_by])
-        for p in range(n):
-            if int(w[ST_HAND + p]) >> c & 1:
-                return p
-        return -1
-    if phase < P_LUST:
-        pass                            # the contract is made later, from the world's cards
-    elif not int(st[ST_TEAMS_PUBLIC]) and int(st[ST_CONTRACT]) in (NORMAL, QUIET_SOLO) \
-            and int(st[ST_DECLARER]) != seat:
-        a, b = holder(QC, ST_QC_BY), holder(QS, ST_QS_BY)
-        if a < 0 or b < 0:
-            return None
-        if a == b:
-            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES], w[ST_TEAM0] = QUIET_SOLO, a, a, 1 << a
-        else:
-            w[ST_CONTRACT], w[ST_DECLARER], w[ST_OLD_ONES] = NORMAL, -1, -1
-            w[ST_TEAM0] = (1 << a) | (1 << b)
-    elif int(st[ST_CONTRACT]) == WEDDING and int(st[ST_CALLED]) >= 0 \
-            and not int(st[ST_TEAMS_PUBLIC]):
-        c = holder(int(st[ST_CALLED]), ST_CALLED_BY)
-        if c < 0:
-            return None
-        w[ST_TEAM0] = (1 << int(st[ST_DECLARER])) | (1 << c)
+    if phase == P_PICKUP and _taker_of(w, int(st[ST_N])) != int(st[ST_TAKER]):
+        return None
     if not _same_view(eng, st, w, seat):
         return None
     w[ST_RNG] = np.int64(rng.integers(0, 2**63))

@@ -19,7 +19,8 @@ search's cost falls steeply with the cards left, the first trick alone costing m
 a deal's (docs/wendish.md has the measured trade-off of cost and strength).
 
 Worlds: the cards the seat cannot see (the other hands; the discards unless it
-took the skat; Officers' face-down cards, its own included) are re-dealt with the
+took the skat; Officers' face-down cards, its own included; before the pickup the
+skat, holding the black queens the sampling taker lacks) are re-dealt with the
 hand sizes kept, never giving a seat a card of a suit it showed void in (the
 engine's ``ST_VOID``), never a black queen to the discards, never the called card
 to its caller; the sides follow from the world's cards (in a game that looks
@@ -71,7 +72,7 @@ from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE,
                      P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED, ST_CALLED_BY, ST_CBIT,
                      ST_CONTRACT, ST_DECLARER, ST_DELTA, ST_DISCARDS, ST_FIRST_TRICK,
                      ST_FOREHAND, ST_HAND, ST_LUST_N, ST_N, ST_NTR, ST_NTRICKS, ST_OLD_ONES,
-                     ST_PHASE, ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_TAKER,
+                     ST_PHASE, ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_RNG, ST_SKAT, ST_TAKER,
                      ST_TEAM0, ST_TEAMS_PUBLIC, ST_TO_MOVE, ST_TRICK_N, ST_TRICKS_DONE,
                      ST_UNDER, ST_VARIANT, ST_VOID, WEDDING,
                      _score_deal, apply_action, covered_cards, legal_actions, legal_cards,
@@ -219,6 +220,18 @@ def sample_world(st, seat, rng, world):
         pile = ns
         room[ns] = popcount(np.uint64(st[ST_DISCARDS]))
         ns += 1
+    # before the pickup the skat is unseen: dealt too, holding the black queens the
+    # taker lacks when the taker samples (the taker rule keeps it the taker)
+    skat = -1
+    sk_qc = False
+    sk_qs = False
+    if st[ST_PHASE] == P_PICKUP and st[ST_SKAT] != 0:
+        skat = ns
+        room[ns] = popcount(np.uint64(st[ST_SKAT]))
+        ns += 1
+        if taker == seat and (own >> np.uint64(QC)) & U1 == U0:
+            sk_qc = True
+            sk_qs = (own >> np.uint64(QS)) & U1 == U0
     cbit = np.uint64(st[ST_CBIT])
     decl = st[ST_DECLARER]
     # the skat's taker holds the queen of clubs once it has picked up (module doc)
@@ -235,7 +248,9 @@ def sample_world(st, seat, rng, world):
         bit = U1 << np.uint64(c)
         a = 0
         for i in range(ns):
-            if i == pile:
+            if i == skat:
+                a |= 1 << i
+            elif i == pile:
                 if (bit & _UBQ) == U0 and (bit & cbit) == U0:
                     a |= 1 << i
             else:
@@ -247,6 +262,8 @@ def sample_world(st, seat, rng, world):
                 a |= 1 << i
         if c == QC and qc_to >= 0:
             a = 1 << qc_to
+        if (c == QC and sk_qc) or (c == QS and sk_qs):
+            a = 1 << skat
         cards[nc] = c
         allowed[nc] = a
         nc += 1
@@ -267,6 +284,8 @@ def sample_world(st, seat, rng, world):
     for i in range(ns):
         if i == pile:
             world[ST_DISCARDS] = out[i]
+        elif i == skat:
+            world[ST_SKAT] = out[i]
         else:
             world[ST_HAND + seats[i]] = out[i]
     # the sides as the world's cards make them
@@ -443,6 +462,15 @@ def sample_contract_world(r, st, seat, rng, world):
         rng = sample_world(st, seat, rng, world)
         if passes_hold(r, world, seat):
             break
+    contract_sides(st, world)
+    return rng
+
+
+@njit(cache=True)
+def contract_sides(st, world):
+    """In a contract phase: the contract words of ``world`` as in ``st`` (the contract
+    is made later, from the world's cards), the Old Ones the world's holder of both
+    black queens (after the discards)."""
     world[ST_CONTRACT] = st[ST_CONTRACT]
     world[ST_DECLARER] = st[ST_DECLARER]
     world[ST_TEAM0] = st[ST_TEAM0]
@@ -452,7 +480,6 @@ def sample_contract_world(r, st, seat, rng, world):
             if (np.uint64(world[ST_HAND + q]) & _UBQ) == _UBQ:
                 oo = q
     world[ST_OLD_ONES] = oo
-    return rng
 
 
 @njit(cache=True)

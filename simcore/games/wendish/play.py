@@ -112,6 +112,16 @@ def searching(policies):
     return search
 
 
+@njit(cache=True, inline="always")
+def _one_game(rules, policies, seed, index, dout, slog, alog, logged, search, sdec):
+    """Game ``index`` on its own state, deck and search space (``play_game``): the
+    body of ``play_batch`` and ``play_logged``, one game a task."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
+    play_game(rules, policies, seed, index, dout, st, deck, slog, alog, logged, work, sdec)
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def play_batch(rules, policies, seed, start, count, dout, sdec):
     """Play games ``start .. start+count-1`` in parallel; ``dout`` has
@@ -120,13 +130,9 @@ def play_batch(rules, policies, seed, start, count, dout, sdec):
     nd = rules[R_DEALS]
     search = searching(policies)
     for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        deck = np.empty(32, dtype=np.int64)
-        slog = np.zeros((1, L_FIELDS), dtype=np.int64)
-        alog = np.zeros((1, 1), dtype=np.int16)
-        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
-        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
-                  slog, alog, False, work, sdec[g:g + 1])
+        _one_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd],
+                  np.zeros((1, L_FIELDS), dtype=np.int64), np.zeros((1, 1), dtype=np.int16),
+                  False, search, sdec[g:g + 1])
 
 
 @njit(cache=True, parallel=True)
@@ -136,12 +142,8 @@ def play_logged(rules, policies, seed, start, count, dout, slog, alog):
     nd = rules[R_DEALS]
     search = searching(policies)
     for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        deck = np.empty(32, dtype=np.int64)
-        work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
-        sdec = np.zeros(1, dtype=np.int64)
-        play_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], st, deck,
-                  slog[g], alog[g], True, work, sdec)
+        _one_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], slog[g],
+                  alog[g], True, search, np.zeros(1, dtype=np.int64))
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one int64

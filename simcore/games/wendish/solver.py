@@ -75,7 +75,8 @@ card in engine order (tests compare the two).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, compress_bits, kth_bit, lowest_bit, mix64, popcount, prefetch
+from ...bits import (U0, U1, compress_bits, kth_bit, lowest_bit, mix64, popcount, prefetch,
+                    sort_by_key_desc)
 from .cards import CARD_POINTS, FOLLOW_MASK, POWER, V_OFFICERS
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, ST_DISCARDS,
                      ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
@@ -579,16 +580,7 @@ def _moves(row, k, out, keys):
         out[n] = c
         keys[n] = kk
         n += 1
-    for i in range(1, n):
-        a = out[i]
-        kk = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < kk:
-            out[j + 1] = out[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        out[j + 1] = a
-        keys[j + 1] = kk
+    sort_by_key_desc(out, keys, n)
     return n
 
 
