@@ -35,7 +35,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import simcore.envs.openspiel  # noqa: E402,F401  (registers the games)
 from simcore import engine  # noqa: E402
-from simcore.stats import MIN_PAIRED_GAMES, evidence_words, format_p, holm, mean_ci, paired_test  # noqa: E402
+from simcore.statistics.stats import MIN_PAIRED_GAMES, evidence_words, format_p, holm, mean_ci, paired_test  # noqa: E402
 
 from common import load_note, write  # noqa: E402
 
