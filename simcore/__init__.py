@@ -20,25 +20,25 @@ configure_numba_cache()
 ignore_ctrl_c_in_a_starting_worker()
 
 _LAZY = {
-    "simulate": "runner", "write_records": "runner", "write_run": "runner",
-    "RunResult": "runner", "sweep": "sweep", "compare": "sweep", "engine": "engine",
-    "get_game": "registry", "game_names": "registry", "RunSettings": "settings",
+    "simulate": "running.runner", "write_records": "running.runner",
+    "write_run": "running.runner", "RunResult": "running.runner",
+    "sweep": "experiments.sweep", "compare": "experiments.sweep", "engine": "engine",
+    "get_game": "registry", "game_names": "registry", "RunSettings": "running.settings",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]
 
 
 #: public functions named like the submodule that defines them: importing the
-#: submodule (``from simcore.experiments.sweep import parse_vary``, a game's api importing
-#: ``simcore.engine.EngineBase``) must not replace the
-#: function ``simcore.experiments.sweep`` by the module
-_SHADOWED = frozenset({"sweep", "engine"})
+#: submodule (a game's api importing ``simcore.engine.EngineBase``) must not replace
+#: the function ``simcore.engine`` by the module
+_SHADOWED = frozenset({"engine"})
 
 
 class _Package(_types.ModuleType):
     def __setattr__(self, name, value):
         if name in _SHADOWED and isinstance(value, _types.ModuleType):
-            return          # the module stays reachable as sys.modules["simcore.experiments.sweep"]
+            return          # the module stays reachable as sys.modules["simcore.engine"]
         super().__setattr__(name, value)
 
 

@@ -222,16 +222,11 @@ def parse_line(raw: bytes):
         fail("not a record: JSON nested too deeply")
 
 
-def replay_file(path):
-    """Replay every record of a JSON Lines file; returns (records, failures).
-    A file without a record (empty, or blank lines only) is a TricksimError.
-
-    Each line is decoded and parsed on its own, so a line that is not UTF-8 or
-    not JSON fails as that record and the others are still replayed.  A line
-    longer than ``MAX_RECORD_BYTES`` fails and ends the reading (the next line
-    cannot be found without reading it all)."""
-    failures = []
-    count = 0
+def record_lines(path):
+    """The lines of a JSON Lines file as ``(line number, raw bytes, too_long)``, read at
+    most ``MAX_RECORD_BYTES`` at a time (``too_long``: the line is longer, and the next
+    line cannot be found without reading it all, so a caller stops there). TricksimError
+    in one line when the file cannot be opened or read."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
@@ -246,23 +241,37 @@ def replay_file(path):
             except OSError as exc:
                 raise TricksimError(f"cannot read '{path}': {exc.strerror or exc}") from None
             if not raw:
-                break
+                return
             line_no += 1
-            if len(raw) > MAX_RECORD_BYTES and not raw.endswith(b"\n"):
-                count += 1
-                failures.append(ReplayFailure(
-                    line_no, f"longer than {MAX_RECORD_BYTES:,} bytes; allowed: one record "
-                             f"per line of at most {MAX_RECORD_BYTES:,} bytes (the rest of "
-                             "the file is not read)", record=count - 1))
-                break
-            if not raw.strip():
-                continue
+            yield line_no, raw, len(raw) > MAX_RECORD_BYTES and not raw.endswith(b"\n")
+
+
+def replay_file(path):
+    """Replay every record of a JSON Lines file; returns (records, failures).
+    A file without a record (empty, or blank lines only) is a TricksimError.
+
+    Each line is decoded and parsed on its own, so a line that is not UTF-8 or
+    not JSON fails as that record and the others are still replayed.  A line
+    longer than ``MAX_RECORD_BYTES`` fails and ends the reading (the next line
+    cannot be found without reading it all)."""
+    failures = []
+    count = 0
+    for line_no, raw, too_long in record_lines(path):
+        if too_long:
             count += 1
-            try:
-                replay_one(parse_line(raw))
-            except ReplayError as exc:
-                failures.append(ReplayFailure(line_no, str(exc), exc.deal, exc.action,
-                                              count - 1))
+            failures.append(ReplayFailure(
+                line_no, f"longer than {MAX_RECORD_BYTES:,} bytes; allowed: one record "
+                         f"per line of at most {MAX_RECORD_BYTES:,} bytes (the rest of "
+                         "the file is not read)", record=count - 1))
+            break
+        if not raw.strip():
+            continue
+        count += 1
+        try:
+            replay_one(parse_line(raw))
+        except ReplayError as exc:
+            failures.append(ReplayFailure(line_no, str(exc), exc.deal, exc.action,
+                                          count - 1))
     if count == 0:
         raise TricksimError(f"'{path}' holds no records; allowed: a JSON Lines file of one "
                             "or more records, one per line")

@@ -21,7 +21,7 @@ from simcore import simulate, write_run
 from simcore.errors import TricksimError
 
 from conftest import one_error_line
-from simcore import stats
+from simcore.statistics import stats
 
 
 

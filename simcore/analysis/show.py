@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ReplayError, TricksimError
 from ..registry import REGISTRY, get_game, get_narrator
-from ..records import MAX_RECORD_BYTES, parse_line, record_label, replay_one
+from ..records import MAX_RECORD_BYTES, parse_line, record_label, record_lines, replay_one
 from ..text import counted
 
 
@@ -31,44 +31,29 @@ def pick_record(path, index: int | None = None) -> tuple[str, object]:
     ReplayError when the first record is not JSON."""
     seen: list[int] = []
     count = 0
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise TricksimError(f"cannot read '{path}': {exc.strerror or exc}") from None
-    except ValueError as exc:                  # e.g. a NUL byte in the path
-        raise TricksimError(f"cannot read {str(path)!r}: {exc}") from None
-    with fh:
-        line_no = 0
-        while True:
+    for line_no, raw, too_long in record_lines(path):
+        if too_long:
+            raise TricksimError(f"'{path}' line {line_no} is longer than "
+                                f"{MAX_RECORD_BYTES:,} bytes; allowed: one record per "
+                                "line of at most that length")
+        if not raw.strip():
+            continue
+        count += 1
+        if index is None:
             try:
-                raw = fh.readline(MAX_RECORD_BYTES + 1)
-            except OSError as exc:
-                raise TricksimError(f"cannot read '{path}': {exc.strerror or exc}") from None
-            if not raw:
-                break
-            line_no += 1
-            if len(raw) > MAX_RECORD_BYTES and not raw.endswith(b"\n"):
-                raise TricksimError(f"'{path}' line {line_no} is longer than "
-                                    f"{MAX_RECORD_BYTES:,} bytes; allowed: one record per "
-                                    "line of at most that length")
-            if not raw.strip():
-                continue
-            count += 1
-            if index is None:
-                try:
-                    return record_label(count - 1, line_no), parse_line(raw)
-                except ReplayError as exc:
-                    raise TricksimError(f"{record_label(count - 1, line_no)}: {exc}") \
-                        from None
-            try:
-                rec = parse_line(raw)
-            except ReplayError:
-                continue
-            got = rec.get("index") if isinstance(rec, dict) else None
-            if isinstance(got, int) and not isinstance(got, bool):
-                if got == index:
-                    return record_label(count - 1, line_no), rec
-                seen.append(got)
+                return record_label(count - 1, line_no), parse_line(raw)
+            except ReplayError as exc:
+                raise TricksimError(f"{record_label(count - 1, line_no)}: {exc}") \
+                    from None
+        try:
+            rec = parse_line(raw)
+        except ReplayError:
+            continue
+        got = rec.get("index") if isinstance(rec, dict) else None
+        if isinstance(got, int) and not isinstance(got, bool):
+            if got == index:
+                return record_label(count - 1, line_no), rec
+            seen.append(got)
     if count == 0:
         raise TricksimError(f"'{path}' holds no records; allowed: a JSON Lines file of one "
                             "or more records, one per line")
