@@ -15,6 +15,7 @@ import inspect
 
 import tomllib
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -295,7 +296,7 @@ class Derived:
     than from one option's value (the seats a variant has, whether a bound is on)."""
 
     slot: str
-    #: the slot's integer, from the resolved option values (a name -> value mapping)
+    #: the slot's integer, from the rule set's values (a name -> value mapping)
     value: Callable[[Mapping[str, Any]], int]
     doc: str
 
@@ -346,9 +347,10 @@ class RuleBook:
                  derived: tuple[Derived, ...] = (), layout: tuple[str, ...] | None = None):
         self.game = game
         self.options = {o.name: o for o in options}
-        self._fillers = self._slot_fillers(options, derived, layout)
+        fillers = self._slot_fillers(options, derived, layout)
+        self._fills = tuple(fillers.values())
         #: slot name -> index in the kernels' rule array
-        self.slots = MappingProxyType({name: i for i, name in enumerate(self._fillers)})
+        self.slots = MappingProxyType({name: i for i, name in enumerate(fillers)})
         self.presets = presets
         #: other names a preset answers to (``three_sharp`` for Wendish's ``sharp``)
         self.aliases = dict(aliases or {})
@@ -367,10 +369,15 @@ class RuleBook:
         name each declared slot once."""
         fillers = {}
         for o in options:
-            if o.slot is not None:
-                fillers.setdefault(o.slot, []).append(lambda v, o=o: o.encoded(v[o.name]))
+            if o.slot is None:
+                continue
+            if o.encode is None and o.kind in ("bool", "int"):
+                fill = itemgetter(o.name)        # the value itself (numpy makes a bool 0/1)
+            else:
+                fill = lambda v, name=o.name, encoded=o.encoded: encoded(v[name])
+            fillers.setdefault(o.slot, []).append(fill)
         for d in derived:
-            fillers.setdefault(d.slot, []).append(lambda v, d=d: int(d.value(v)))
+            fillers.setdefault(d.slot, []).append(lambda v, value=d.value: int(value(v)))
         twice = [name for name, fs in fillers.items() if len(fs) > 1]
         if twice:
             raise ValueError(f"{self.game}: slots declared more than once: {twice}")
@@ -392,10 +399,8 @@ class RuleBook:
     def rules_array(self, rules) -> np.ndarray:
         """The rule set as the small int64 array the kernels read, one declared slot a
         word (``slots``)."""
-        a = np.empty(len(self._fillers), dtype=np.int64)
-        for i, fill in enumerate(self._fillers.values()):
-            a[i] = fill(rules)
-        return a
+        values = rules.values if isinstance(rules, RuleSet) else rules
+        return np.array([fill(values) for fill in self._fills], dtype=np.int64)
 
     def option(self, name: str) -> Option:
         """The option called ``name``, or a RulesError listing the known ones."""
