@@ -3,7 +3,11 @@
 Every game declares its options once (name, kind, default, allowed values,
 one-line doc) and its presets as plain dicts.  A rule set is built from a
 preset, then a TOML file, then ``--set NAME=VALUE`` overrides, and is frozen.
-Each game turns a rule set into a small integer array for its kernels.
+An option the kernels read also declares its slot in the kernels' rule array (an
+int64 array, one word a slot) and how its value is encoded there; a slot computed
+from several options is declared as a ``Derived`` slot.  The rule book generates the
+slot table and ``rules_array`` from these declarations, so an option is one
+declaration plus the kernel line that reads it.
 """
 from __future__ import annotations
 
@@ -11,8 +15,11 @@ import inspect
 
 import tomllib
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
+
+import numpy as np
 
 from .errors import RulesError
 from .text import noun_for
@@ -92,6 +99,29 @@ class Option:
     #: likewise the smallest value the rule spec allows when it is below ``lo``
     #: (``SPEC_UNBOUNDED_LOW`` for "any integer", Schadenfreude's ``floor``)
     spec_lo: int | None = None
+    #: the name of the kernels' rule-array slot this option fills (``R_MATCH``), the
+    #: constant the game's rules module exports; None: the kernels do not read it
+    slot: str | None = None
+    #: the value as the slot's integer: None for the kind's own encoding (``bool`` 0 or
+    #: 1, ``int`` the value, ``choice`` its index in ``choices``), else a function of
+    #: the value (e.g. ``equals("at_close")``); ``int_or`` and lists must give one
+    encode: Callable[[Any], int] | None = None
+
+    def __post_init__(self):
+        if self.encode is not None and self.slot is None:
+            raise ValueError(f"option '{self.name}': encode is given but no slot")
+        if self.slot is not None and self.encode is None and self.kind not in _OWN_ENCODING:
+            raise ValueError(f"option '{self.name}': a {self.kind} option needs encode= for "
+                             f"its slot {self.slot}; the kinds with their own encoding: "
+                             + ", ".join(_OWN_ENCODING))
+
+    def encoded(self, value) -> int:
+        """The value as the integer in the option's slot of the kernels' rule array."""
+        if self.encode is not None:
+            return int(self.encode(value))
+        if self.kind == "choice":
+            return self.choices.index(value)
+        return int(value)
 
     def allowed(self, spec: bool = False) -> str:
         """Human description of the allowed values (with ``spec``: the spec's range)."""
@@ -247,6 +277,30 @@ class Option:
         return str(value)
 
 
+#: the option kinds whose slot encoding needs no ``encode`` (see ``Option.encoded``)
+_OWN_ENCODING = ("bool", "int", "choice")
+
+
+def equals(choice) -> Callable[[Any], int]:
+    """An ``Option.encode`` giving 1 when the value is ``choice`` and 0 otherwise (a
+    two-way choice the kernels read as a flag: ``closed_scoring == "at_close"``)."""
+    def encode(value) -> int:
+        return int(value == choice)
+    encode.__qualname__ = encode.__name__ = f"equals({choice!r})"
+    return encode
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A slot of the kernels' rule array computed from the whole rule set rather
+    than from one option's value (the seats a variant has, whether a bound is on)."""
+
+    slot: str
+    #: the slot's integer, from the rule set's values (a name -> value mapping)
+    value: Callable[[Mapping[str, Any]], int]
+    doc: str
+
+
 def shown(raw) -> str:
     """A value as quoted in an error: its repr, cut to 60 characters."""
     text = repr(raw)
@@ -279,13 +333,24 @@ class RuleSet:
 
 
 class RuleBook:
-    """The options and presets of one game, and how to build rule sets from them."""
+    """The options and presets of one game, how to build rule sets from them, and the
+    layout of the kernels' rule array.
+
+    The array's slots are those the options declare (``Option.slot``) and the
+    ``derived`` ones, in declaration order (options first) or in the order ``layout``
+    names them.  A game keeps a layout fixed once its kernels read it: numba's cache
+    compiles the slot numbers into the kernels."""
 
     def __init__(self, game: str, options: tuple[Option, ...], presets: dict[str, dict],
                  check: Callable[[dict], None] | None = None,
-                 aliases: Mapping[str, str] | None = None):
+                 aliases: Mapping[str, str] | None = None,
+                 derived: tuple[Derived, ...] = (), layout: tuple[str, ...] | None = None):
         self.game = game
         self.options = {o.name: o for o in options}
+        fillers = self._slot_fillers(options, derived, layout)
+        self._fills = tuple(fillers.values())
+        #: slot name -> index in the kernels' rule array
+        self.slots = MappingProxyType({name: i for i, name in enumerate(fillers)})
         self.presets = presets
         #: other names a preset answers to (``three_sharp`` for Wendish's ``sharp``)
         self.aliases = dict(aliases or {})
@@ -297,6 +362,45 @@ class RuleBook:
         #: whether ``check`` takes ``spec`` (bounds that differ between tricksim's own
         #: runs and the rule spec's, which replay uses)
         self._check_spec = check is not None and "spec" in inspect.signature(check).parameters
+
+    def _slot_fillers(self, options, derived, layout) -> dict:
+        """Slot name -> a function of the option values giving its integer, in the
+        array's order; ValueError for a slot declared twice or a layout that does not
+        name each declared slot once."""
+        fillers = {}
+        for o in options:
+            if o.slot is None:
+                continue
+            if o.encode is None and o.kind in ("bool", "int"):
+                fill = itemgetter(o.name)        # the value itself (numpy makes a bool 0/1)
+            else:
+                fill = lambda v, name=o.name, encoded=o.encoded: encoded(v[name])
+            fillers.setdefault(o.slot, []).append(fill)
+        for d in derived:
+            fillers.setdefault(d.slot, []).append(lambda v, value=d.value: int(value(v)))
+        twice = [name for name, fs in fillers.items() if len(fs) > 1]
+        if twice:
+            raise ValueError(f"{self.game}: slots declared more than once: {twice}")
+        order = tuple(fillers) if layout is None else tuple(layout)
+        if sorted(order) != sorted(fillers):
+            raise ValueError(f"{self.game}: layout {list(order)} must name each declared "
+                             f"slot once: {sorted(fillers)}")
+        return {name: fillers[name][0] for name in order}
+
+    def slot(self, name: str) -> int:
+        """The index of slot ``name`` in the kernels' rule array (a module constant of
+        the game's rules); ValueError naming the declared slots for any other name."""
+        try:
+            return self.slots[name]
+        except KeyError:
+            raise ValueError(f"{self.game} declares no slot {name!r}; slots: "
+                             + ", ".join(self.slots)) from None
+
+    def rules_array(self, rules) -> np.ndarray:
+        """The rule set as the small int64 array the kernels read, one declared slot a
+        word (``slots``)."""
+        values = rules.values if isinstance(rules, RuleSet) else rules
+        return np.array([fill(values) for fill in self._fills], dtype=np.int64)
 
     def option(self, name: str) -> Option:
         """The option called ``name``, or a RulesError listing the known ones."""

@@ -16,7 +16,7 @@ from simcore.games.schadenfreude import GAME
 from simcore.games.schadenfreude.engine import S_HAND, S_TO_MOVE
 from simcore.games.schadenfreude.pimc import STOP_MIN_WORLDS, choose_search, pimc_values
 from simcore.games.schadenfreude.policies import parse_policy
-from simcore.games.schadenfreude.solver import F_ACTIVE, R_ACTS, ROWS, new_work
+from simcore.games.schadenfreude.solver import F_ACTIVE, ROW_ACTS, ROWS, new_work
 
 
 @pytest.fixture(scope="module")
@@ -63,9 +63,9 @@ def test_stop_keeps_the_best_sampled_card(eng):
         agree += got == full
         total += 1
         # the chosen card is among those sampled to the end, and the best of them
-        k = pimc_values(r, s.copy(), 24, 0, 1, work, fw, work[R_ACTS], fw[2 * ROWS], 30)
+        k = pimc_values(r, s.copy(), 24, 0, 1, work, fw, work[ROW_ACTS], fw[2 * ROWS], 30)
         if k > 1:
-            acts = list(work[R_ACTS][:k])
+            acts = list(work[ROW_ACTS][:k])
             alive = [i for i in range(k) if fw[F_ACTIVE, i] != 0.0]
             assert acts.index(got) in alive
             assert max(fw[2 * ROWS, i] for i in alive) == fw[2 * ROWS, acts.index(got)]
@@ -81,7 +81,7 @@ def test_stop_ends_sampling_when_one_card_is_left(eng):
     r = eng.r
     early_end = 0
     for s in _positions(eng, 100, 9):
-        k = pimc_values(r, s.copy(), 64, 0, 1, work, fw, work[R_ACTS], fw[2 * ROWS], 20)
+        k = pimc_values(r, s.copy(), 64, 0, 1, work, fw, work[ROW_ACTS], fw[2 * ROWS], 20)
         if k > 1 and sum(fw[F_ACTIVE, i] != 0.0 for i in range(k)) == 1:
             early_end += 1
     assert early_end >= 20

@@ -27,6 +27,8 @@ from simcore.observation import ObservationSpec, ObsField
 from simcore.records import check_common, fail, require, require_same
 from simcore.state_check import Field, StateSpec, mask_field
 
+from .rules import R_LAST_BONUS, R_PLAYERS, RULEBOOK, rules_array
+
 SUITS, RANKS = "CSH", "JQKA"
 N_CARDS = 12
 DECK = (1 << N_CARDS) - 1
@@ -160,8 +162,9 @@ class Engine(EngineBase):
 
     def __init__(self, rules):
         self.rules = rules
-        self.seats = rules["players"]
-        self.bonus = rules["last_bonus"]
+        self.r = rules_array(rules)             # what a real game's kernels take
+        self.seats = int(self.r[R_PLAYERS])
+        self.bonus = bool(self.r[R_LAST_BONUS])
 
     def make_state_spec(self):
         n = self.seats
@@ -308,7 +311,6 @@ def _started(record, n: int):
 
 def replay(record) -> None:
     """Check a toy record action by action; ReplayError at the first fault."""
-    from .rules import RULEBOOK
     check_common(record)
     rules = RULEBOOK.from_dict(record["rules"])
     n = rules["players"]

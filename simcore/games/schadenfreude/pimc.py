@@ -30,7 +30,7 @@ from .engine import S_HAND, S_TO_MOVE, apply_action, legal_cards
 from .expert import EXPERT, EXPERT_WORLDS, expert_searches
 from .policies import (HEURISTIC, PIMC, PIMC_CARDS_SHIFT, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT,
                        PIMC_SHIFT, PIMC_STOP_SHIFT, choose_into)
-from .solver import (F_ACTIVE, F_PAIRS, F_VALS, R_ACTS, R_CARDS, R_TOP, R_WORLD, ROWS, _copy_state,
+from .solver import (F_ACTIVE, F_PAIRS, F_VALS, ROW_ACTS, ROW_CARDS, ROW_TOP, ROW_WORLD, ROWS, _copy_state,
                      _maxn, decision_stream, sample_world, stop_trick)
 
 #: worlds every card is sampled in before the stopping rule may drop it
@@ -63,9 +63,9 @@ def pimc_values(r, st, worlds, depth, play, work, fw, acts, totals, z10=0):
         for j in range(k):
             fw[F_PAIRS + i, j] = 0.0
     horizon = stop_trick(r, st, depth)
-    world = work[R_WORLD]
-    cards = work[R_CARDS]
-    top = work[R_TOP]
+    world = work[ROW_WORLD]
+    cards = work[ROW_CARDS]
+    top = work[ROW_TOP]
     vals = fw[F_VALS]
     rng = decision_stream(st)
     left = k
@@ -121,7 +121,7 @@ def _drop_clear_losers(fw, totals, active, k, n, z10):
 def pimc_choose(r, st, worlds, depth, play, work, fw, z10=0):
     """The card of the ``pimc`` player (see the module): best mean over the worlds
     among the cards sampled to the end (``z10``: ``pimc_values``'s stop)."""
-    acts = work[R_ACTS]
+    acts = work[ROW_ACTS]
     totals = fw[2 * ROWS]
     k = pimc_values(r, st, worlds, depth, play, work, fw, acts, totals, z10)
     active = fw[F_ACTIVE]

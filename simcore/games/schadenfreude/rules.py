@@ -1,8 +1,6 @@
 """Schadenfreude rule options, presets, validation, and the kernels' rule array."""
-import numpy as np
-
 from ...errors import RulesError
-from ...options import SPEC_UNBOUNDED, SPEC_UNBOUNDED_LOW, Option, RuleBook
+from ...options import SPEC_UNBOUNDED, SPEC_UNBOUNDED_LOW, Derived, Option, RuleBook, equals
 from .cards import ALL_VALUES, deck_mask
 
 THREE_PLAYER_VALUES = (-3, 1, 2, 3, 4, 5, 6, 7, 8)
@@ -23,34 +21,42 @@ def _default_hand_size(v):
     return 10 if v.get("players", 4) == 5 else 12
 
 
+def _floor_value(floor) -> int:
+    """``floor`` in its slot: the integer, 0 for none (R_FLOOR_ON tells them apart)."""
+    return 0 if floor == "none" else floor
+
+
 OPTIONS = (
-    Option("players", "int", 4, "number of players", lo=3, hi=5),
+    Option("players", "int", 4, "number of players", lo=3, hi=5, slot="R_PLAYERS"),
     Option("values", "int_list", _default_values,
            "number values in the deck (4-5 players: all twelve; 3 players: -3 1..8)",
-           choices=ALL_VALUES),
+           choices=ALL_VALUES, slot="R_DECK", encode=deck_mask),
     Option("hand_size", "int", _default_hand_size,
            "cards per hand (5 players 10, else 12); cards left over are set aside unseen",
-           lo=1, hi=50),
+           lo=1, hi=50, slot="R_HAND"),
     Option("limit", "int", 40, "a cumulative score above this is bust; exactly it is allowed",
-           lo=1, hi=SCORE_BOUND, spec_hi=SPEC_UNBOUNDED),
+           lo=1, hi=SCORE_BOUND, spec_hi=SPEC_UNBOUNDED, slot="R_LIMIT"),
     Option("pairs", "choice", "cancel",
            "cancel: a collected value already in the pile discards both; keep: no cancelling",
-           choices=("cancel", "keep")),
+           choices=("cancel", "keep"), slot="R_CANCEL", encode=equals("cancel")),
     Option("floor", "int_or", 0,
            "cumulative score never drops below this (an integer below limit), or none",
            choices=("none",), lo=-SCORE_BOUND, hi=SCORE_BOUND, spec_lo=SPEC_UNBOUNDED_LOW,
-           spec_hi=SPEC_UNBOUNDED),
+           spec_hi=SPEC_UNBOUNDED, slot="R_FLOOR", encode=_floor_value),
     Option("first_leader", "choice", "random", "leader of the first round",
-           choices=("random", "seat0")),
+           choices=("random", "seat0"), slot="R_SEAT0_FIRST", encode=equals("seat0")),
     Option("tie_lead", "choice", "random",
            "later rounds the lowest score leads; among tied: random, or after_last (first "
            "tied seat after the previous round's leader, that leader last)",
-           choices=("random", "after_last")),
+           choices=("random", "after_last"), slot="R_AFTER_LAST",
+           encode=equals("after_last")),
     Option("all_bust", "choice", "none",
            "everybody bust: none (no winner) or highest (the highest unique score wins)",
-           choices=("none", "highest")),
+           choices=("none", "highest"), slot="R_ALL_BUST_HIGHEST",
+           encode=equals("highest")),
     Option("max_rounds", "int", 200, "a game still running after this many rounds ends "
-           "unfinished", lo=1, hi=100000, spec_hi=SPEC_UNBOUNDED),
+           "unfinished", lo=1, hi=100000, spec_hi=SPEC_UNBOUNDED,
+           slot="R_MAX_ROUNDS"),
 )
 
 PRESETS = {
@@ -71,26 +77,25 @@ def _check(v):
                          f"below limit ({v['limit']}) or none")
 
 
-RULEBOOK = RuleBook("schadenfreude", OPTIONS, PRESETS, _check)
+#: the kernels' rule array: the options' slots, one derived slot, in the kernels' order
+DERIVED = (Derived("R_FLOOR_ON", lambda v: v["floor"] != "none", "1 when floor is not none"),)
+LAYOUT = ("R_PLAYERS", "R_HAND", "R_LIMIT", "R_CANCEL", "R_FLOOR_ON", "R_FLOOR",
+          "R_SEAT0_FIRST", "R_AFTER_LAST", "R_ALL_BUST_HIGHEST", "R_MAX_ROUNDS", "R_DECK")
 
-# Layout of the kernels' rule array (int64).
-R_PLAYERS, R_HAND, R_LIMIT, R_CANCEL, R_FLOOR_ON, R_FLOOR, R_SEAT0_FIRST, \
-    R_AFTER_LAST, R_ALL_BUST_HIGHEST, R_MAX_ROUNDS, R_DECK = range(11)
-RULE_FIELDS = 11
+RULEBOOK = RuleBook("schadenfreude", OPTIONS, PRESETS, _check, derived=DERIVED,
+                    layout=LAYOUT)
 
-
-def rules_array(rules) -> np.ndarray:
-    """The rule set as the small int64 array the kernels read."""
-    a = np.zeros(RULE_FIELDS, dtype=np.int64)
-    a[R_PLAYERS] = rules["players"]
-    a[R_HAND] = rules["hand_size"]
-    a[R_LIMIT] = rules["limit"]
-    a[R_CANCEL] = rules["pairs"] == "cancel"
-    a[R_FLOOR_ON] = rules["floor"] != "none"
-    a[R_FLOOR] = 0 if rules["floor"] == "none" else rules["floor"]
-    a[R_SEAT0_FIRST] = rules["first_leader"] == "seat0"
-    a[R_AFTER_LAST] = rules["tie_lead"] == "after_last"
-    a[R_ALL_BUST_HIGHEST] = rules["all_bust"] == "highest"
-    a[R_MAX_ROUNDS] = rules["max_rounds"]
-    a[R_DECK] = np.int64(deck_mask(rules["values"]))
-    return a
+# The kernels' rule array, generated from the declared slots
+rules_array = RULEBOOK.rules_array
+RULE_FIELDS = len(RULEBOOK.slots)
+R_PLAYERS = RULEBOOK.slot("R_PLAYERS")
+R_HAND = RULEBOOK.slot("R_HAND")
+R_LIMIT = RULEBOOK.slot("R_LIMIT")
+R_CANCEL = RULEBOOK.slot("R_CANCEL")
+R_FLOOR_ON = RULEBOOK.slot("R_FLOOR_ON")
+R_FLOOR = RULEBOOK.slot("R_FLOOR")
+R_SEAT0_FIRST = RULEBOOK.slot("R_SEAT0_FIRST")
+R_AFTER_LAST = RULEBOOK.slot("R_AFTER_LAST")
+R_ALL_BUST_HIGHEST = RULEBOOK.slot("R_ALL_BUST_HIGHEST")
+R_MAX_ROUNDS = RULEBOOK.slot("R_MAX_ROUNDS")
+R_DECK = RULEBOOK.slot("R_DECK")

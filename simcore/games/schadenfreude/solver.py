@@ -79,11 +79,11 @@ ROWS = MAX_PLIES + 2
 W_COLS = 128                    # >= STATE_SIZE
 # work rows: 0 .. ROWS-1 states by depth, ROWS .. 2*ROWS-1 action lists by depth,
 # then pimc's rows (world, cards, totals)
-R_WORLD = 2 * ROWS
-R_CARDS = 2 * ROWS + 1
-R_TOP = 2 * ROWS + 2
-R_ACTS = 2 * ROWS + 3
-R_OBS = 2 * ROWS + 4            # an observation (playouts)
+ROW_WORLD = 2 * ROWS
+ROW_CARDS = 2 * ROWS + 1
+ROW_TOP = 2 * ROWS + 2
+ROW_ACTS = 2 * ROWS + 3
+ROW_OBS = 2 * ROWS + 4            # an observation (playouts)
 WORK_ROWS = 2 * ROWS + 5
 # float rows (fw): 0 .. ROWS-1 the value vector of each depth, ROWS .. 2*ROWS-1 the
 # best vector so far at each depth, 2*ROWS the pimc totals, 2*ROWS+1 scratch, then
@@ -208,7 +208,7 @@ def _leaf(r, work, d, play, out):
     if play and st[S_STATUS] == PLAYING:
         tmp = work[d + 1]
         _copy_state(st, tmp)
-        playout(r, tmp, work[R_OBS], out)
+        playout(r, tmp, work[ROW_OBS], out)
     else:
         evaluate(r, st, out)
 
@@ -351,7 +351,7 @@ def solve_actions(r, st, depth, play, work, fw, acts, values):
     a heuristic playout); returns how many."""
     seat = st[S_TO_MOVE]
     stop = stop_trick(r, st, depth)
-    top = work[R_TOP]
+    top = work[ROW_TOP]
     m = legal_cards(st)
     k = 0
     while m != U0:

@@ -1,25 +1,25 @@
 """Schnapsen rule options, presets, validation, and the kernels' rule array."""
-import numpy as np
-
-from ...options import SPEC_UNBOUNDED, Option, RuleBook
+from ...options import SPEC_UNBOUNDED, Option, RuleBook, equals
 
 OPTIONS = (
     Option("match_points", "int", 7, "each player starts here and subtracts the game points "
-           "won; reaching 0 wins the match", lo=1, hi=21, spec_hi=SPEC_UNBOUNDED),
+           "won; reaching 0 wins the match", lo=1, hi=21, spec_hi=SPEC_UNBOUNDED,
+           slot="R_MATCH"),
     Option("target", "int", 66, "card points needed for a correct claim", lo=1, hi=120,
-           spec_hi=SPEC_UNBOUNDED),
+           spec_hi=SPEC_UNBOUNDED, slot="R_TARGET"),
     Option("exchange_min_talon", "int", 2, "the trump jack may be exchanged while the open "
-           "talon holds at least this many cards, the trump card included", lo=2, hi=10),
+           "talon holds at least this many cards, the trump card included", lo=2, hi=10,
+           slot="R_EXCH_MIN"),
     Option("close_min_talon", "int", 2, "the talon may be closed while it holds at least this "
-           "many cards, the trump card included", lo=2, hi=10),
+           "many cards, the trump card included", lo=2, hi=10, slot="R_CLOSE_MIN"),
     Option("marriage_after_close", "bool", True, "marriages may be shown after the talon is "
-           "closed or used up"),
+           "closed or used up", slot="R_MARR_CLOSED"),
     Option("closed_scoring", "choice", "at_close", "a successful closer scores by the "
            "opponent's points and tricks at the close (at_close) or at the end (at_end)",
-           choices=("at_close", "at_end")),
+           choices=("at_close", "at_end"), slot="R_AT_CLOSE", encode=equals("at_close")),
     Option("schneider_below", "int", 33, "a correct claim scores 2 when the opponent has "
            "fewer card points than this (and a trick)", lo=1, hi=120,
-           spec_hi=SPEC_UNBOUNDED),
+           spec_hi=SPEC_UNBOUNDED, slot="R_SCHNEIDER"),
 )
 
 PRESETS = {
@@ -29,22 +29,16 @@ PRESETS = {
 
 RULEBOOK = RuleBook("schnapsen", OPTIONS, PRESETS)
 
-# Layout of the kernels' rule array (int64).
-R_MATCH, R_TARGET, R_EXCH_MIN, R_CLOSE_MIN, R_MARR_CLOSED, R_AT_CLOSE, R_SCHNEIDER = range(7)
-RULE_FIELDS = 7
-
-
-def rules_array(rules) -> np.ndarray:
-    """The rule set as the small int64 array the kernels read."""
-    a = np.zeros(RULE_FIELDS, dtype=np.int64)
-    a[R_MATCH] = rules["match_points"]
-    a[R_TARGET] = rules["target"]
-    a[R_EXCH_MIN] = rules["exchange_min_talon"]
-    a[R_CLOSE_MIN] = rules["close_min_talon"]
-    a[R_MARR_CLOSED] = rules["marriage_after_close"]
-    a[R_AT_CLOSE] = rules["closed_scoring"] == "at_close"
-    a[R_SCHNEIDER] = rules["schneider_below"]
-    return a
+# The kernels' rule array, generated from the slots the options declare
+rules_array = RULEBOOK.rules_array
+RULE_FIELDS = len(RULEBOOK.slots)
+R_MATCH = RULEBOOK.slot("R_MATCH")
+R_TARGET = RULEBOOK.slot("R_TARGET")
+R_EXCH_MIN = RULEBOOK.slot("R_EXCH_MIN")
+R_CLOSE_MIN = RULEBOOK.slot("R_CLOSE_MIN")
+R_MARR_CLOSED = RULEBOOK.slot("R_MARR_CLOSED")
+R_AT_CLOSE = RULEBOOK.slot("R_AT_CLOSE")
+R_SCHNEIDER = RULEBOOK.slot("R_SCHNEIDER")
 
 
 def max_deals(rules) -> int:

@@ -22,7 +22,7 @@ import numpy as np
 from ...bits import game_stream
 from ...engine import Dealing, EngineBase
 from ...options import RuleSet
-from .cards import SUITS, V_OFFICERS, VARIANT_DECK, VARIANTS, mask_cards
+from .cards import SUITS, V_OFFICERS, VARIANT_DECK, mask_cards
 from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
                      O_COUNT, O_COVERED, O_DEAL, O_DEALER, O_DECLARER, O_DISCARDS,
                      O_FIRST_TRICK, O_HAND, O_LEADER, O_LUST_N, O_NDISCARDS, O_PHASE, O_PLAYED,
@@ -40,7 +40,7 @@ from .policies import POLICIES, py_choose
 from .solver import new_work, solve_cards
 from .records import (CARD_NAMES, action_code, action_json, check_start, deck_start, describe,
                       explain, new_state, replay_record, state_end)
-from .rules import RULEBOOK, rules_array, seats_of
+from .rules import RULEBOOK, rules_array, seats_of, variant_index
 
 
 def _seat(x):
@@ -79,7 +79,7 @@ class Engine(EngineBase):
         self.r = rules_array(rules)
         self.n = seats_of(rules)
         self.seats = self.n
-        self.variant = VARIANTS.index(rules["variant"])
+        self.variant = variant_index(rules)
         self.ncards = bin(VARIANT_DECK[self.variant]).count("1")
         self._buf = np.zeros(MAX_LEGAL, dtype=np.int64)
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from ...contract import GameContract, SeatMeasure, per_game_sums, per_seat_columns
 from .engine import CONTRACTS
-from .rules import seats_of
+from .rules import is_officers, seats_of
 
 
 def _reader(officers: bool):
@@ -62,7 +62,7 @@ def contract(rules) -> GameContract:
         metric_sections=("game",), count_metrics=("games", "deals"),
         mean_metrics=tuple(f"{c}_declarer_card_points" for c in CONTRACTS),
         tables={"games": ("index", "deals") + scores, "deals": deal_columns},
-        game_reader=_reader(rules["variant"] == "officers"),
+        game_reader=_reader(is_officers(rules)),
         strongest_policy=SEARCH_LADDERS.get(rules["variant"], ("heuristic",))[0],
         search_ladder=SEARCH_LADDERS.get(rules["variant"], ()))
 

@@ -12,7 +12,7 @@ from .play import (D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER, D_F
 from .play import (A_CONTRACTS, A_DRAWS, A_OLD_ONES, A_SEATS, AGG_BLOCK, CONTRACT_SUMS,
                    SEAT_SUMS, agg_width, play_aggregate)
 from .policies import POLICIES
-from .rules import RULEBOOK, rules_array, seats_of
+from .rules import RULEBOOK, is_officers, rules_array, seats_of
 
 
 #: the deals table's column names where they differ from the chunk's keys: one
@@ -173,7 +173,7 @@ class Wendish(Game):
                          "declarer_win_high": dhi})
         seats = pd.DataFrame(rows)
         game_rows = [("games", games, np.nan, np.nan), ("deals", deals, np.nan, np.nan)]
-        if rules["variant"] == "officers":
+        if is_officers(rules):
             game_rows.append(("draw_rate", *rate_ci(agg["draws"], deals)))
         else:
             game_rows.append(("old_ones_one_hand_rate", *rate_ci(agg["old_ones_one_hand"],

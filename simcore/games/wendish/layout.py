@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...text import counted
 from ...state_check import Field, StateSpec, mask_field, popcount
-from .cards import TRUMP_MASK, V_OFFICERS, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT, VARIANTS
+from .cards import TRUMP_MASK, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT
 from .engine import (P_DONE, P_PICKUP, P_PLAY, ST_CALLED, ST_CALLED_BY, ST_CBIT, ST_CONTRACT,
                      ST_CP0, ST_DEAL, ST_DEALER, ST_DECK, ST_DECLARER, ST_DELTA, ST_DISCARDS,
                      ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_FOREHAND, ST_HAND, ST_LEADER,
@@ -15,7 +15,7 @@ from .engine import (P_DONE, P_PICKUP, P_PLAY, ST_CALLED, ST_CALLED_BY, ST_CBIT,
                      ST_TMASK, ST_TO_MOVE, ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS0,
                      ST_TRICKS_DONE, ST_TRUMP, ST_UNDER, ST_VARIANT, ST_VOID, ST_WIN_CARD,
                      ST_WIN_POW, ST_WIN_SEAT, ST_WINNER, STATE_SIZE)
-from .rules import seats_of
+from .rules import is_officers, seats_of, variant_index
 
 ALL = (1 << 32) - 1
 _TMASK = [int(m) for m in TRUMP_MASK]
@@ -32,7 +32,7 @@ def _per_seat(name, offset, n, **allowed):
 def fields(rules) -> list[Field]:
     """The state's words under ``rules``, each with what it may hold."""
     n = seats_of(rules)
-    v = VARIANTS.index(rules["variant"])
+    v = variant_index(rules)
     deals = int(rules["deals"])
     deck = VARIANT_DECK[v]
     hand = VARIANT_HAND[v]
@@ -103,13 +103,13 @@ def _bytes(words, count):
 def consistency_of(rules):
     """The cross-field check of states under ``rules``: words -> why not, or None."""
     n = seats_of(rules)
-    v = VARIANTS.index(rules["variant"])
+    v = variant_index(rules)
     deck = VARIANT_DECK[v]
     ids = [c for c in range(32) if deck >> c & 1]
     nc = len(ids)
     ntricks = VARIANT_HAND[v]
     skat_n = VARIANT_SKAT[v]
-    officers = v == V_OFFICERS
+    officers = is_officers(rules)
 
     def check(w: list[int]) -> str | None:
         words = [x & ((1 << 64) - 1) for x in w[ST_DECK:ST_DECK + 4]]

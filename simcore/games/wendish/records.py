@@ -15,7 +15,7 @@ from ...text import counted
 from ...errors import TricksimError
 from ...records import check_common, fail, parse_cards, require, require_same
 from .cards import (BLACK_QUEENS, N_CARDS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
-                    VARIANT_SKAT, VARIANTS, card_name, mask_of, parse_card)
+                    VARIANT_SKAT, card_name, mask_of, parse_card)
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET, A_SOLO,
                      A_WEDDING, CONTRACTS, N_ACTIONS, P_DISCARD, P_DONE, P_LUST, P_OLD_ONES,
                      P_PICKUP, PHASES, STATE_SIZE, ST_CALLED, ST_CONTRACT, ST_CP0,
@@ -25,7 +25,8 @@ from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET
 from .play import (D_CONTRACT, D_CP0, D_DEALER, D_DECLARER, D_FIELDS, D_SCHNEIDER, D_SCHWARZ, D_SCORE,
                    D_TEAM0, D_TRUMP, D_WINNER, L_DECK, L_FIELDS, L_NACT, LOG_SHIFT,
                    MAX_ACTIONS, play_logged)
-from .rules import R_DEALS, R_PLAYERS, R_VARIANT, RULEBOOK, rules_array, seats_of
+from .rules import (R_DEALS, R_PLAYERS, R_VARIANT, RULEBOOK, is_officers, rules_array, seats_of,
+                    variant_index)
 
 CARD_NAMES = tuple(card_name(c) for c in range(N_CARDS))
 _NAME_ARRAY = np.array(CARD_NAMES, dtype=object)
@@ -192,10 +193,10 @@ def build_records(rules, policies, policy_ids, seed, start, count) -> list[dict]
 def _json_records(rules, policies, policy_ids, seed, start, count):
     n = seats_of(rules)
     nd = rules["deals"]
-    variant = VARIANTS.index(rules["variant"])
+    variant = variant_index(rules)
     rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
     hands_l, other_l = _start_cards(variant, n, decks, _NAME_ARRAY)
-    officers = variant == V_OFFICERS
+    officers = is_officers(rules)
     rules_dict = rules.to_dict()
     pols = list(policies)
     logged = _LOGGED
@@ -242,10 +243,10 @@ def build_jsonl(rules, policies, policy_ids, seed, start, count) -> list[str]:
 def _text_records(rules, policies, policy_ids, seed, start, count):
     n = seats_of(rules)
     nd = rules["deals"]
-    variant = VARIANTS.index(rules["variant"])
+    variant = variant_index(rules)
     rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
     hands_l, other_l = _start_cards(variant, n, decks, _QUOTED)
-    officers = variant == V_OFFICERS
+    officers = is_officers(rules)
     head = (f'{{"game":"wendish","rules":{_dumps(rules.to_dict())},"seed":{int(seed)},'
             f'"index":')
     pols = f',"policies":{_dumps(list(policies))},"deals":['
@@ -394,8 +395,8 @@ def _teams_sorted(got):
 def check_start(rules, deal, d, first_dealer):
     """Check a deal's ``start`` against the rules; returns (dealer, card order)."""
     n = seats_of(rules)
-    variant = VARIANTS.index(rules["variant"])
-    officers = variant == V_OFFICERS
+    variant = variant_index(rules)
+    officers = is_officers(rules)
     hand_size = VARIANT_HAND[variant]
     require(isinstance(deal, dict) and all(k in deal for k in ("start", "actions", "end")),
             "a deal needs 'start', 'actions' and 'end'", d)

@@ -100,22 +100,23 @@ TT_ROWS = 4096
 TT_MASK = TT_ROWS * 64 - 1
 INF = 1000
 
-# ----- the search state: one short row per depth (copied, then one card applied)
-R_HAND = 0              # +p: seat p's hand (Officers: its face-up cards)
-R_TO_MOVE = 4
-R_TRICK_N = 5           # cards in the current trick
-R_FMASK = 6             # cards that follow its lead (all ones while it is empty)
-R_ELIG = 7              # cards that can win it
-R_WIN_SEAT = 8
-R_WIN_POW = 9
-R_TRICK_PTS = 10
-R_TEAM0 = 11            # the first team's seats
-R_FIXED = 12            # 1 once the sides cannot change (0: a first-trick wedding open)
-R_DONE = 13             # tricks completed
-R_PTS = 14              # +p: card points seat p has won
-R_TCARDS = 18           # the current trick's cards
-R_DOWN = 19             # Officers: face-down cards not turned over yet
-R_WORDS = 20
+# ----- the search state (node words, N_; R_ is a rule slot): one short row per depth
+# (copied, then one card applied)
+N_HAND = 0              # +p: seat p's hand (Officers: its face-up cards)
+N_TO_MOVE = 4
+N_TRICK_N = 5           # cards in the current trick
+N_FMASK = 6             # cards that follow its lead (all ones while it is empty)
+N_ELIG = 7              # cards that can win it
+N_WIN_SEAT = 8
+N_WIN_POW = 9
+N_TRICK_PTS = 10
+N_TEAM0 = 11            # the first team's seats
+N_FIXED = 12            # 1 once the sides cannot change (0: a first-trick wedding open)
+N_DONE = 13             # tricks completed
+N_PTS = 14              # +p: card points seat p has won
+N_TCARDS = 18           # the current trick's cards
+N_DOWN = 19             # Officers: face-down cards not turned over yet
+N_WORDS = 20
 # ----- the root's constants (row CONST)
 K_N, K_TRUMP, K_TMASK, K_CBIT, K_OFFICERS, K_DECLARER, K_DEADLINE, K_NTRICKS, K_TAKER, \
     K_DISC_PTS, K_UHASH = range(11)
@@ -155,11 +156,11 @@ def team_points(st):
 @njit(cache=True, inline="always")
 def _team_points(row, k):
     """Card points the first team of search state ``row`` has now."""
-    team0 = row[R_TEAM0]
+    team0 = row[N_TEAM0]
     v = 0
     for p in range(k[K_N]):
         if (team0 >> p) & 1:
-            v += row[R_PTS + p]
+            v += row[N_PTS + p]
     taker = k[K_TAKER]
     if taker >= 0 and (team0 >> taker) & 1:
         v += k[K_DISC_PTS]
@@ -171,7 +172,7 @@ def _out_points(row, k):
     """Card points out of play in ``row``: every trick taken, and the discards."""
     v = k[K_DISC_PTS]
     for p in range(k[K_N]):
-        v += row[R_PTS + p]
+        v += row[N_PTS + p]
     return v
 
 
@@ -218,30 +219,30 @@ def _load_search_root(r, st, work):
                     down |= U1 << np.uint64(sidx[u])
     k[K_UHASH] = np.int64(h)
     for p in range(4):
-        row[R_HAND + p] = np.int64(_to_search(sidx, np.uint64(st[ST_HAND + p]))) if p < n else 0
-        row[R_PTS + p] = st[ST_PTS + p] if p < n else 0
-    row[R_TO_MOVE] = st[ST_TO_MOVE]
+        row[N_HAND + p] = np.int64(_to_search(sidx, np.uint64(st[ST_HAND + p]))) if p < n else 0
+        row[N_PTS + p] = st[ST_PTS + p] if p < n else 0
+    row[N_TO_MOVE] = st[ST_TO_MOVE]
     tn = st[ST_TRICK_N]
-    row[R_TRICK_N] = tn
-    row[R_FMASK] = np.int64(_to_search(sidx, np.uint64(st[ST_FMASK])))
-    row[R_ELIG] = np.int64(_to_search(sidx, np.uint64(st[ST_ELIG])))
-    row[R_WIN_SEAT] = st[ST_WIN_SEAT]
-    row[R_WIN_POW] = st[ST_WIN_POW]
-    row[R_TRICK_PTS] = st[ST_TRICK_PTS]
-    row[R_TEAM0] = st[ST_TEAM0]
-    row[R_FIXED] = 1 if (st[ST_FIRST_TRICK] == 0 or st[ST_TEAMS_PUBLIC] != 0) else 0
-    row[R_DONE] = st[ST_TRICKS_DONE]
+    row[N_TRICK_N] = tn
+    row[N_FMASK] = np.int64(_to_search(sidx, np.uint64(st[ST_FMASK])))
+    row[N_ELIG] = np.int64(_to_search(sidx, np.uint64(st[ST_ELIG])))
+    row[N_WIN_SEAT] = st[ST_WIN_SEAT]
+    row[N_WIN_POW] = st[ST_WIN_POW]
+    row[N_TRICK_PTS] = st[ST_TRICK_PTS]
+    row[N_TEAM0] = st[ST_TEAM0]
+    row[N_FIXED] = 1 if (st[ST_FIRST_TRICK] == 0 or st[ST_TEAMS_PUBLIC] != 0) else 0
+    row[N_DONE] = st[ST_TRICKS_DONE]
     tc = U0
     for i in range(tn):
         tc |= U1 << np.uint64(sidx[st[ST_TRICK + i]])
-    row[R_TCARDS] = np.int64(tc)
-    row[R_DOWN] = np.int64(down)
+    row[N_TCARDS] = np.int64(tc)
+    row[N_DOWN] = np.int64(down)
 
 
 @njit(cache=True, inline="always")
 def _legal(row, k):
     """The engine's follow rule on a search state (``engine.legal_cards``)."""
-    return follow_rule(np.uint64(row[R_HAND + row[R_TO_MOVE]]), np.uint64(row[R_FMASK]),
+    return follow_rule(np.uint64(row[N_HAND + row[N_TO_MOVE]]), np.uint64(row[N_FMASK]),
                        np.uint64(k[K_CBIT]))
 
 
@@ -249,56 +250,56 @@ def _legal(row, k):
 def _play(row, k, c):
     """Card ``c`` played by the seat to move in search state ``row``: the card play of
     ``engine._play`` on the words the search keeps (the same rule, no records)."""
-    p = row[R_TO_MOVE]
+    p = row[N_TO_MOVE]
     n = k[K_N]
     bit = U1 << np.uint64(c)
-    hand = np.uint64(row[R_HAND + p]) ^ bit
+    hand = np.uint64(row[N_HAND + p]) ^ bit
     if k[K_OFFICERS] != 0:
         u = k[K_UNDER + c]
         if u >= 0:
             ub = U1 << np.uint64(u)
             hand |= ub
-            row[R_DOWN] = np.int64(np.uint64(row[R_DOWN]) ^ ub)
-    row[R_HAND + p] = np.int64(hand)
-    i = row[R_TRICK_N]
+            row[N_DOWN] = np.int64(np.uint64(row[N_DOWN]) ^ ub)
+    row[N_HAND + p] = np.int64(hand)
+    i = row[N_TRICK_N]
     trump = k[K_TRUMP]
-    row[R_TRICK_PTS] += S_POINTS[trump, c]
+    row[N_TRICK_PTS] += S_POINTS[trump, c]
     if i == 0:
         fm, elig = led_masks(S_FOLLOW, trump, k[K_TMASK], c)
-        row[R_FMASK] = np.int64(fm)
-        row[R_ELIG] = np.int64(elig)
-        row[R_WIN_SEAT] = p
-        row[R_WIN_POW] = S_POWER[trump, c]
+        row[N_FMASK] = np.int64(fm)
+        row[N_ELIG] = np.int64(elig)
+        row[N_WIN_SEAT] = p
+        row[N_WIN_POW] = S_POWER[trump, c]
     else:
-        pw = takes_lead(S_POWER, trump, c, np.uint64(row[R_ELIG]), row[R_WIN_POW])
+        pw = takes_lead(S_POWER, trump, c, np.uint64(row[N_ELIG]), row[N_WIN_POW])
         if pw >= 0:
-            row[R_WIN_POW] = pw
-            row[R_WIN_SEAT] = p
+            row[N_WIN_POW] = pw
+            row[N_WIN_SEAT] = p
     i += 1
     if i < n:
-        row[R_TRICK_N] = i
-        row[R_TCARDS] = np.int64(np.uint64(row[R_TCARDS]) | bit)
+        row[N_TRICK_N] = i
+        row[N_TCARDS] = np.int64(np.uint64(row[N_TCARDS]) | bit)
         p += 1
         if p >= n:
             p = 0
-        row[R_TO_MOVE] = p
+        row[N_TO_MOVE] = p
         return
-    w = row[R_WIN_SEAT]
-    row[R_PTS + w] += row[R_TRICK_PTS]
-    t = row[R_DONE] + 1
-    row[R_DONE] = t
-    row[R_TRICK_N] = 0
-    row[R_TRICK_PTS] = 0
-    row[R_TCARDS] = 0
-    row[R_FMASK] = np.int64(_ALL)
-    row[R_TO_MOVE] = w
-    if row[R_FIXED] == 0:
+    w = row[N_WIN_SEAT]
+    row[N_PTS + w] += row[N_TRICK_PTS]
+    t = row[N_DONE] + 1
+    row[N_DONE] = t
+    row[N_TRICK_N] = 0
+    row[N_TRICK_PTS] = 0
+    row[N_TCARDS] = 0
+    row[N_FMASK] = np.int64(_ALL)
+    row[N_TO_MOVE] = w
+    if row[N_FIXED] == 0:
         # a first-trick wedding: the first other seat to win a trick is the partner
         if w != k[K_DECLARER]:
-            row[R_TEAM0] |= 1 << w
-            row[R_FIXED] = 1
+            row[N_TEAM0] |= 1 << w
+            row[N_FIXED] = 1
         elif t >= k[K_DEADLINE]:
-            row[R_FIXED] = 1
+            row[N_FIXED] = 1
 
 
 def _class_order():
@@ -383,16 +384,16 @@ def _top_trumps(row, k):
     all (a run from the top): they fall into tricks that side wins.  Positive for the
     first team, negative for the other (0: nobody sure of any; Officers' face-down
     cards break a run)."""
-    team0 = row[R_TEAM0]
+    team0 = row[N_TEAM0]
     h0 = U0
     h1 = U0
     for p in range(k[K_N]):
         if (team0 >> p) & 1:
-            h0 |= np.uint64(row[R_HAND + p])
+            h0 |= np.uint64(row[N_HAND + p])
         else:
-            h1 |= np.uint64(row[R_HAND + p])
+            h1 |= np.uint64(row[N_HAND + p])
     tm = np.uint64(k[K_TMASK])
-    down = np.uint64(row[R_DOWN]) & tm
+    down = np.uint64(row[N_DOWN]) & tm
     x = (h0 | h1 | down) & tm
     top = x & (U0 - x)                  # the strongest trump out (trumps: the low bits)
     sign = 1
@@ -410,10 +411,10 @@ def _top_trumps(row, k):
 @njit(cache=True, inline="always")
 def _key(row, k):
     """Hash of what decides the rest of the deal at a trick's start (never 0)."""
-    h = np.uint64(row[R_TO_MOVE] + 8 * row[R_TEAM0] + 256 * k[K_TRUMP])
+    h = np.uint64(row[N_TO_MOVE] + 8 * row[N_TEAM0] + 256 * k[K_TRUMP])
     h = mix64(h ^ (np.uint64(k[K_CBIT]) << np.uint64(16)) ^ np.uint64(k[K_UHASH]))
     for p in range(k[K_N]):
-        h = mix64(h ^ np.uint64(row[R_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
+        h = mix64(h ^ np.uint64(row[N_HAND + p]) ^ (np.uint64(p) << np.uint64(58)))
     return np.int64(h | U1)
 
 
@@ -445,8 +446,8 @@ _RANK_SALT = np.uint64(0x5851F42D4C957F2D)
 def hands_in_play(row):
     """The cards in the seats' hands of search state ``row`` (at a trick's start: every
     card still in play, Officers' face-down ones aside)."""
-    return np.uint64(row[R_HAND]) | np.uint64(row[R_HAND + 1]) | \
-        np.uint64(row[R_HAND + 2]) | np.uint64(row[R_HAND + 3])
+    return np.uint64(row[N_HAND]) | np.uint64(row[N_HAND + 1]) | \
+        np.uint64(row[N_HAND + 2]) | np.uint64(row[N_HAND + 3])
 
 
 @njit(cache=True, inline="always")
@@ -460,9 +461,9 @@ def _rank_key(row, k, alive):
     earlier tricks took, so they share one entry of the table.  Not for Officers
     (face-down cards) nor while a first-trick wedding's partner is open."""
     t = k[K_TRUMP]
-    h1 = np.uint64(row[R_HAND + 1])
-    h2 = np.uint64(row[R_HAND + 2])
-    h3 = np.uint64(row[R_HAND + 3])
+    h1 = np.uint64(row[N_HAND + 1])
+    h2 = np.uint64(row[N_HAND + 2])
+    h3 = np.uint64(row[N_HAND + 3])
     own = compress_bits(h1 | h3, alive) | (compress_bits(h2 | h3, alive) << np.uint64(32))
     pts = compress_bits(S_POINT_BITS[t, 0], alive) | \
         (compress_bits(S_POINT_BITS[t, 1], alive) << np.uint64(32))
@@ -471,7 +472,7 @@ def _rank_key(row, k, alive):
     sizes = popcount(alive & S_GROUPS[0]) | (popcount(alive & S_GROUPS[1]) << np.uint64(5)) | \
         (popcount(alive & S_GROUPS[2]) << np.uint64(10)) | \
         (popcount(alive & S_GROUPS[3]) << np.uint64(15))
-    h = np.uint64(row[R_TO_MOVE] + 4 * row[R_TEAM0] + 64 * k[K_N]) | (sizes << np.uint64(12))
+    h = np.uint64(row[N_TO_MOVE] + 4 * row[N_TEAM0] + 64 * k[K_N]) | (sizes << np.uint64(12))
     h = mix64(h ^ _RANK_SALT)
     h = mix64(h ^ own)
     h = mix64(h ^ pts)
@@ -486,11 +487,11 @@ def _secure_lead(row, k, c, mine):
     the search numbering, no such card on a lower bit)."""
     fm = S_FOLLOW[k[K_TRUMP], c]
     beats = (fm | np.uint64(k[K_TMASK])) & ((U1 << np.uint64(c)) - U1)
-    team0 = row[R_TEAM0]
+    team0 = row[N_TEAM0]
     for q in range(k[K_N]):
         if ((team0 >> q) & 1) == mine:
             continue
-        h = np.uint64(row[R_HAND + q])
+        h = np.uint64(row[N_HAND + q])
         lq = h & fm
         if lq == U0:
             lq = h
@@ -506,28 +507,28 @@ def _moves(row, k, out, keys):
     card still in play between them, only the strongest; the called card and, in
     Officers, a card lying on a face-down card are never merged), best guess first;
     returns how many."""
-    p = row[R_TO_MOVE]
+    p = row[N_TO_MOVE]
     t = k[K_TRUMP]
     officers = k[K_OFFICERS] != 0
     cbit = np.uint64(k[K_CBIT])
     legal = _legal(row, k)
-    alive = hands_in_play(row) | np.uint64(row[R_TCARDS]) | np.uint64(row[R_DOWN])
+    alive = hands_in_play(row) | np.uint64(row[N_TCARDS]) | np.uint64(row[N_DOWN])
     # cards in play that are not this hand's to play now: a run of equivalent cards
     # ends at one of them
     others = alive & ~legal
-    tn = row[R_TRICK_N]
-    team0 = row[R_TEAM0]
+    tn = row[N_TRICK_N]
+    team0 = row[N_TEAM0]
     mine = (team0 >> p) & 1
     friend = False
     if tn > 0:
-        friend = ((team0 >> row[R_WIN_SEAT]) & 1) == mine
-    win_pow = row[R_WIN_POW]
-    elig = np.uint64(row[R_ELIG])
-    tpts = row[R_TRICK_PTS]
+        friend = ((team0 >> row[N_WIN_SEAT]) & 1) == mine
+    win_pow = row[N_WIN_POW]
+    elig = np.uint64(row[N_ELIG])
+    tpts = row[N_TRICK_PTS]
     foe_max = -1         # the strongest card a foe still to play could win with
     if tn > 0:
         n_seats = k[K_N]
-        fm = np.uint64(row[R_FMASK])
+        fm = np.uint64(row[N_FMASK])
         q = p
         for _ in range(n_seats - 1 - tn):
             q += 1
@@ -535,7 +536,7 @@ def _moves(row, k, out, keys):
                 q = 0
             if ((team0 >> q) & 1) == mine:
                 continue
-            h = np.uint64(row[R_HAND + q])
+            h = np.uint64(row[N_HAND + q])
             lq = h & fm
             if lq == U0:
                 lq = h
@@ -595,18 +596,18 @@ def _ab(work, d, alpha, beta):
     row = work[d]
     k = work[CONST]
     work[SCRATCH + 1, 0] += 1
-    left = k[K_NTRICKS] - row[R_DONE]
+    left = k[K_NTRICKS] - row[N_DONE]
     if left <= 1:
         if left == 1:
             # the last trick: every card is forced
             child = work[d + 1]
-            for w in range(R_WORDS):
+            for w in range(N_WORDS):
                 child[w] = row[w]
-            for _ in range(k[K_N] - row[R_TRICK_N]):
-                _play(child, k, lowest_bit(np.uint64(child[R_HAND + child[R_TO_MOVE]])))
+            for _ in range(k[K_N] - row[N_TRICK_N]):
+                _play(child, k, lowest_bit(np.uint64(child[N_HAND + child[N_TO_MOVE]])))
             return _team_points(child, k)
         return _team_points(row, k)
-    use_tt = row[R_TRICK_N] == 0 and row[R_FIXED] != 0
+    use_tt = row[N_TRICK_N] == 0 and row[N_FIXED] != 0
     ranked = k[K_OFFICERS] == 0
     alive = U0
     base = 0
@@ -676,16 +677,16 @@ def _ab(work, d, alpha, beta):
                 break
     alpha0 = alpha
     beta0 = beta
-    maxing = (row[R_TEAM0] >> row[R_TO_MOVE]) & 1 == 1
+    maxing = (row[N_TEAM0] >> row[N_TO_MOVE]) & 1 == 1
     child = work[d + 1]
     best = -INF if maxing else INF
     bm = acts[0]
     for i in range(n):
-        for w in range(R_WORDS):
+        for w in range(N_WORDS):
             child[w] = row[w]
         _play(child, k, acts[i])
         # a seat with one legal card inside a trick plays it here, not a node deeper
-        while child[R_TRICK_N] != 0:
+        while child[N_TRICK_N] != 0:
             lg = _legal(child, k)
             if (lg & (lg - U1)) != U0:
                 break
@@ -751,11 +752,11 @@ def _playout(work):
     from the state in row 0 (a guess of its value)."""
     k = work[CONST]
     row = work[1]
-    for w in range(R_WORDS):
+    for w in range(N_WORDS):
         row[w] = work[0, w]
     acts = work[MOVES]
     keys = work[SCRATCH]
-    while row[R_DONE] < k[K_NTRICKS]:
+    while row[N_DONE] < k[K_NTRICKS]:
         _moves(row, k, acts, keys)
         _play(row, k, acts[0])
     return max(1, _team_points(row, k))
