@@ -206,7 +206,7 @@ def test_sweep_and_compare_are_the_python_api_whatever_was_imported_first():
     from simcore.experiments.sweep import parse_vary as _pv  # noqa: F401  (the submodule, imported first)
     from simcore import compare as api_compare, sweep as api_sweep
     module = sys.modules["simcore.experiments.sweep"]
-    assert callable(api_sweep) and api_sweep is module.sweep and simcore.experiments.sweep is module.sweep
+    assert callable(api_sweep) and api_sweep is module.sweep and simcore.sweep is module.sweep
     assert api_compare is module.compare
 
 
