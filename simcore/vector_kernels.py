@@ -10,8 +10,8 @@ environment; these inline helpers are the parts that do not depend on the game:
   next step checks actions against (the caller may scribble on the mask it was given);
   ``put_mask_bits`` the same from a mask of action bits;
 - ``first_illegal``: the first environment whose action is not legal, before any moves;
-- ``settle``: the standings of a finished game into rewards (standing minus the mean over
-  the seats, as the PettingZoo environment pays them);
+- ``settle``: a row's rewards after a step: zero, or for a finished game each seat's
+  standing minus the mean over the seats (as the PettingZoo environment pays them);
 - ``sample_actions``: a uniformly random legal action per row of a mask, from per-row
   counter-based streams (for benchmarks and random opponents).
 
@@ -127,14 +127,16 @@ def first_illegal(actions, legal):
 
 
 @njit(cache=True, inline="always")
-def settle(stand_row, seats, rewards_row):
-    """Rewards of a finished game: each seat's standing minus the mean standing."""
+def settle(finished, stand_row, seats, rewards_row):
+    """A row's rewards after a step: for a finished game each seat's standing minus the
+    mean standing, otherwise zero."""
     mean = 0.0
+    if finished:
+        for p in range(seats):
+            mean += stand_row[p]
+        mean /= seats
     for p in range(seats):
-        mean += stand_row[p]
-    mean /= seats
-    for p in range(seats):
-        rewards_row[p] = stand_row[p] - mean
+        rewards_row[p] = stand_row[p] - mean if finished else 0.0
 
 
 @njit(cache=True, parallel=True)

@@ -41,11 +41,7 @@ def _advance(r, seed, stride, st, i, games, stand, rewards):
             init_game(r, st, seed, games[i])
         else:
             next_deal(r, st)
-    if fin:
-        settle(stand, seats, rewards)
-    else:
-        for p in range(seats):
-            rewards[p] = 0.0
+    settle(fin, stand, seats, rewards)
     return fin
 
 

@@ -41,11 +41,7 @@ def _advance(r, seed, stride, st, i, games, stand, rewards):
             init_game(r, st, seed, games[i])
         else:
             next_deal(r, st)
-    if fin:
-        settle(stand, SEATS, rewards)
-    else:
-        for p in range(SEATS):
-            rewards[p] = 0.0
+    settle(fin, stand, SEATS, rewards)
     return fin
 
 
