@@ -21,6 +21,7 @@ from simcore.text import counted, noun_for
 from simcore.games import design_players, game_names, get_game, players_help
 
 from cli.games import GAMES
+from cli.option_groups import RUN_FIELDS, RuleChoice, gather
 
 #: the --policy help of simulate, sweep and compare (the players from each game's
 #: players.py, so it cannot go stale)
@@ -269,9 +270,9 @@ def cli():
               help="Seconds a Python player (--policy MODULE:ATTR) may take for one decision.")
 @cluster_options
 @user_errors
-def simulate(game, players, preset, rules_file, assignments, policy, games, seed, threads,
-             chunk_size, out, records, summary_only, fmt, rotate, player_timeout, scheduler,
-             workers, dashboard, connect_timeout, resume):
+@gather("rule_choice", RuleChoice)
+@gather("run", RUN_FIELDS)
+def simulate(game, rule_choice, policy, run, out, records, fmt, rotate, player_timeout):
     """Play GAME many times and summarize.
 
     Prints per-seat win rates (95% Wilson intervals), scores and game-level
@@ -293,38 +294,42 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
           --rotate --games 100000 --seed 1    # heuristic vs random, every seat
     """
     from simcore.running.runner import simulate as run_simulation
-    from simcore.statistics.stats import fairness_note, format_summary
 
     g = get_game(game)
-    rules = g.build_rules(preset, rules_file, assignments, players)
+    rules = rule_choice.build(game)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records is not None:                     # "" too: refused there
         check_records_path(records, out_dir)
     from simcore.players import is_user_policy
     if policy is not None and any(is_user_policy(p) for p in g.policy_names(policy, rules)):
-        if rotate or workers is not None or scheduler is not None:
+        if rotate or run["workers"] is not None or run["scheduler"] is not None:
             raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
                                 "process: --rotate, --workers and --scheduler do not apply "
                                 "(tricksim tournament plays it in every seat)")
         from simcore.games import players_line
         click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
-        return simulate_python_cli(game, rules, policy, games, seed, out_dir, records, fmt,
+        return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt,
                                    player_timeout)
-    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
-                            summary_only=summary_only, resume=resume, scheduler=scheduler,
-                            workers=workers, dashboard=dashboard,
-                            connect_timeout=connect_timeout)
+    settings = run_settings(**run)
     if rotate and records:
         raise TricksimError("--records and --rotate both given; write records from a "
                             "run without --rotate (each rotation is such a run)")
     policy = say_players(game, policy, fmt, rules)
     note_cold_cache(game)
     if rotate:
-        return simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games)
+        return simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt)
     result = run_simulation(game, rules, policy.split(","), settings=settings,
                             progress=Progress(f"{game}"), out=out_dir, records=records,
                             records_progress=Progress("records") if records else None)
+    report_run(result, out_dir, records, fmt)
+
+
+def report_run(result, out_dir, records, fmt: str) -> None:
+    """Print a run's summary (stdout, in ``fmt``) and, on stderr, its fairness note,
+    its searching players' rate and its last line: games, time, rate, where it was
+    played and what was written (or that every chunk was already done)."""
+    from simcore.statistics.stats import fairness_note, format_summary
     click.echo(format_summary(result.summary, fmt), nl=False)
     note = fairness_note(result.summary, result.contract)
     if note:
@@ -347,7 +352,6 @@ def simulate(game, players, preset, rules_file, assignments, policy, games, seed
                + (f"; {resumed} of {counted(result.execution['chunks'], 'chunk')} "
                   f"{noun_for(resumed, 'was')} already done"
                   if resumed else ""), err=True)
-
 
 def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
     """Print which players play (the command's first line, once every option is checked:
@@ -373,11 +377,13 @@ def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
     return text
 
 
-def simulate_python_cli(game, rules, policy, games, seed, out_dir, records, fmt,
+def simulate_python_cli(game, rules, policy, run: dict, out_dir, records, fmt,
                         timeout) -> None:
-    """``simulate`` with a Python player: played game by game through the Engine API."""
+    """``simulate`` with a Python player: played game by game through the Engine API
+    (``run``: the run options as given; their games and seed apply)."""
     from simcore.players import cost_line, simulate_python
     from simcore.statistics.stats import format_summary
+    games, seed = run["games"], run["seed"]
     if games < 1:
         raise TricksimError(f"--games {games} is not allowed; give at least 1")
     run = simulate_python(game, rules, policy, games, seed, out_dir, records, timeout)
@@ -400,7 +406,7 @@ def resumed_line(result, out_dir, records) -> str:
             + (f"; wrote {records} in {rec['wall_time_s']:.2f}s" if rec else ""))
 
 
-def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> None:
+def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt) -> None:
     """``simulate --rotate``: every rotation of the policy list on the same games, one
     run folder per rotation under OUT/rotations/, the per-policy report in OUT."""
     from simcore.experiments.rotation import rotation_note, simulate_rotated, write_rotated
@@ -411,6 +417,7 @@ def simulate_rotated_cli(game, rules, policy, settings, out_dir, fmt, games) -> 
     book = get_game(game).rulebook
     sets = " ".join(f"--set {k}={book.option(k).to_text(rules.values[k])}"
                     for k in rules.order)
+    games = settings.games
     write_rotated(rot, out_dir, f"tricksim simulate {game} {sets} --policy {policy} "
                   f"--games {games} --seed {rot.seed} --rotate")
     click.echo(format_summary({"per policy (seats rotated)": rot.table,

@@ -17,7 +17,7 @@ import pandas as pd
 
 from .. import __version__
 from ..bits import seed_from_entropy
-from .checkpoint import FORMAT
+from .checkpoint import FORMAT, RunPlan
 from .cluster import WorkersDied, open_executor, resolve_threads
 from ..errors import TricksimError
 from ..registry import get_game
@@ -159,38 +159,43 @@ def simulate(game: str, rules: RuleSet | None = None, policies=None, games=UNSET
     if not 1 <= s.games <= MAX_GAMES:
         raise TricksimError(f"--games {s.games} is not allowed; allowed: a positive integer, "
                             f"at most 2**63 - 1 = {MAX_GAMES}")
-    seed, chunk_size = s.seed, s.chunk_size
-    if out is not None and s.resume and (seed is None or chunk_size is None):
-        from .checkpoint import ChunkStore
-        recorded = ChunkStore.recorded_plan(out) or {}
-        if seed is None and isinstance(recorded.get("seed"), int):
-            seed = recorded["seed"]             # the same command without --seed resumes
-        if chunk_size is None and isinstance(recorded.get("chunk_size"), int):
-            chunk_size = recorded["chunk_size"]
-    if seed is None:
-        seed = seed_from_entropy()
-    if not 0 <= seed <= MAX_SEED:
-        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+    seed, chunk_size = _seed_and_chunk(s, out)
     names, ids = g.policy_ids(policies, rules)
     threads = resolve_threads(s.threads)
     chunk = planned_chunk(game, rules, names) if chunk_size is None else int(chunk_size)
     if not 1 <= chunk <= MAX_CHUNK:
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
                             f"integer, at most {MAX_CHUNK}")
-    from .checkpoint import RunPlan
     plan = RunPlan(game, rules, tuple(names), seed, s.games, chunk, bool(s.summary_only))
     if records is not None:             # compile the records kernel before the clock
         g.records_jsonl(rules, list(names), ids, seed, 0, 1)
+    run = _ChunkedRun(plan, threads, out, s.resume, progress, records, records_progress)
     if executor is not None:
-        return _run_chunked(plan, executor, threads, out, s.resume, progress,
-                            records, records_progress)
+        return run.play_on(executor)
     with open_executor(s.replace(threads=threads), client) as ex:
         if ex.description.get("executor") != "dask":
             # compile (or load the cache of) the kernel this run plays, before the clock
             g.run_chunk(rules, ids, seed, 0, 1, summary_only=plan.summary_only)
-        return _run_chunked(plan, ex, threads, out, s.resume, progress, records,
-                            records_progress)
+        return run.play_on(ex)
 
+
+def _seed_and_chunk(s: RunSettings, out) -> tuple[int, int | None]:
+    """The run's seed (checked) and chunk size (None: planned from the players): as the
+    settings give them, else the run folder's being resumed (the same command without
+    --seed resumes), else a seed drawn from entropy."""
+    seed, chunk_size = s.seed, s.chunk_size
+    if out is not None and s.resume and (seed is None or chunk_size is None):
+        from .checkpoint import ChunkStore
+        recorded = ChunkStore.recorded_plan(out) or {}
+        if seed is None and isinstance(recorded.get("seed"), int):
+            seed = recorded["seed"]
+        if chunk_size is None and isinstance(recorded.get("chunk_size"), int):
+            chunk_size = recorded["chunk_size"]
+    if seed is None:
+        seed = seed_from_entropy()
+    if not 0 <= seed <= MAX_SEED:
+        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+    return seed, chunk_size
 
 def planned_chunk(game: str, rules: RuleSet, names) -> int:
     """Games per chunk when the command gives no chunk size: ``DEFAULT_CHUNK`` for
@@ -244,118 +249,161 @@ class _InOrder:
         return self.total
 
 
-def _run_chunked(plan, executor, threads: int, out, resume: bool, progress,
-                 records=None, records_progress=None) -> RunResult:
-    """:func:`_play_chunked` holding the run folder's lock (if there is a folder)."""
-    if out is None:
-        return _play_chunked(plan, executor, threads, out, resume, progress, records,
-                             records_progress)
-    from ..folders import claim, lock
-    claim(out, "run")                   # a foreign folder is refused before it is locked
-    with lock(out):
-        return _play_chunked(plan, executor, threads, out, resume, progress, records,
-                             records_progress)
+@dataclass
+class _ChunkedRun:
+    """A run's plan and where its results go; ``play_on`` an executor plays it.
 
-
-def _play_chunked(plan, executor, threads: int, out, resume: bool,
-                  progress: Callable[[int, int], None] | None, records=None,
-                  records_progress=None) -> RunResult:
-    """Play a plan's chunks on an executor, checkpointed into ``out`` if given.
-
-    The summary is the sum of the chunks' aggregates in index order and the
-    tables the chunks' frames in index order, however the chunks were played,
-    so the results are the same bit for bit.  The chunks to play are generated
-    lazily (nothing proportional to the run's length is built up front).
+    threads: the numba threads of the run (recorded); out: the run folder (None: none,
+    nothing checkpointed); resume: continue an unfinished run there; progress: called
+    with (games done, games); records / records_progress: the JSON Lines file of every
+    game's record, written as part of the run, and its progress.
     """
-    from .checkpoint import ChunkStore, encode_aggregates
-    g = get_game(plan.game)
-    store = ChunkStore.open(out, plan, resume) if out is not None else None
-    if store is not None:
-        store.execution = dict(executor.description)
-    totals = _InOrder(plan, store)
-    frames: dict[int, dict] = {}
-    counts = {"done": 0, "played": 0}
-    t0 = time.perf_counter()
 
-    def found(k, agg):                  # a chunk of an earlier attempt, checked on disk
-        totals.add(k, agg, keep=False)
-        counts["done"] += plan.chunk_range(k)[1]
-        if progress:
-            progress(counts["done"], plan.games)
+    plan: RunPlan
+    threads: int
+    out: Path | None
+    resume: bool
+    progress: Callable[[int, int], None] | None
+    records: Path | None = None
+    records_progress: Callable[[int, int], None] | None = None
+    #: while it plays: the run folder's chunk store (None: no folder), the aggregates
+    #: summed in order, the frames of chunks not saved in a folder, and the games done
+    #: (resumed ones too) and played by this call
+    store: object = field(default=None, init=False)
+    totals: _InOrder | None = field(default=None, init=False)
+    frames: dict = field(default_factory=dict, init=False)
+    done: int = field(default=0, init=False)
+    played: int = field(default=0, init=False)
 
-    if store is None:
-        todo = iter(range(plan.chunks))
-    elif store.finished is not None:        # this very run is in the folder, finished
-        todo = iter(())
-        counts["done"] = plan.games
-        if progress:
-            progress(plan.games, plan.games)
-    else:
-        todo = store.pending(found)
-    if progress and counts["done"] == 0:
-        progress(0, plan.games)         # a bar to show before the first chunk is done
-    try:
-        for k, agg, fr in executor.run(plan, todo):
-            if store is not None:
-                store.save(k, agg, fr)
-            elif fr is not None:
-                frames[k] = fr
-            totals.add(k, agg, keep=store is None)
-            count = plan.chunk_range(k)[1]
-            report_decisions(int(agg.get("search_decisions", 0) or 0))
-            counts["played"] += count
-            counts["done"] += count
-            if progress:
-                progress(counts["done"], plan.games)
-    except WorkersDied as exc:
+    def play_on(self, executor) -> RunResult:
+        """Play the run on ``executor``, holding the run folder's lock (if there is a folder)."""
+        if self.out is None:
+            return self._play(executor)
+        from ..folders import claim, lock
+        claim(self.out, "run")          # a foreign folder is refused before it is locked
+        with lock(self.out):
+            return self._play(executor)
+
+    def _play(self, executor) -> RunResult:
+        """Play the plan's chunks on an executor, checkpointed into ``out`` if given.
+
+        The summary is the sum of the chunks' aggregates in index order and the
+        tables the chunks' frames in index order, however the chunks were played,
+        so the results are the same bit for bit.  The chunks to play are generated
+        lazily (nothing proportional to the run's length is built up front).
+        """
+        from .checkpoint import ChunkStore
+        plan = self.plan
+        store = ChunkStore.open(self.out, plan, self.resume) if self.out is not None else None
+        if store is not None:
+            store.execution = dict(executor.description)
+        self.store, self.totals = store, _InOrder(plan, store)
+        t0 = time.perf_counter()
+        self._play_pending(executor, self._pending())
+        total, tables, resumed = self._gathered()
+        execution = dict(executor.description)
+        if self.records is not None:    # part of the run: its time counts
+            execution["records"] = self._write_records()
+        return self._finish(total, tables, resumed, execution, time.perf_counter() - t0)
+
+    def _advance(self, count: int) -> None:
+        self.done += count
+        if self.progress:
+            self.progress(self.done, self.plan.games)
+
+    def _pending(self):
+        """The chunks left to play (lazily): all of them without a run folder, none if
+        the folder holds this very run finished, else those not done there."""
+        plan, store = self.plan, self.store
+
+        def found(k, agg):              # a chunk of an earlier attempt, checked on disk
+            self.totals.add(k, agg, keep=False)
+            self._advance(plan.chunk_range(k)[1])
+
         if store is None:
-            raise
-        raise TricksimError(f"{exc}; the run folder '{out}' keeps every finished chunk: run "
-                            "the same command again to resume") from None
-    finally:
-        if store is not None and store.finished is None:
-            try:                        # the exact list of done chunks, however the loop ended
-                store.write_manifest()
-            except TricksimError:
-                pass                    # (a full disk: the error on its way out says so)
-    tables: dict[str, pd.DataFrame] = {}
-    if store is not None and store.finished is not None:
-        total = store.finished
-        tables = store.load_finished_tables()
-        resumed = plan.chunks
-    else:
-        total = totals.result()
+            todo = iter(range(plan.chunks))
+        elif store.finished is not None:
+            todo = iter(())
+            self._advance(plan.games)
+        else:
+            todo = store.pending(found)
+        if self.progress and self.done == 0:
+            self.progress(0, plan.games)    # a bar to show before the first chunk is done
+        return todo
+
+    def _play_pending(self, executor, todo) -> None:
+        """Play the chunks ``todo`` on ``executor``, saving or keeping each as it comes."""
+        plan, store = self.plan, self.store
+        try:
+            for k, agg, fr in executor.run(plan, todo):
+                if store is not None:
+                    store.save(k, agg, fr)
+                elif fr is not None:
+                    self.frames[k] = fr
+                self.totals.add(k, agg, keep=store is None)
+                count = plan.chunk_range(k)[1]
+                report_decisions(int(agg.get("search_decisions", 0) or 0))
+                self.played += count
+                self._advance(count)
+        except WorkersDied as exc:
+            if store is None:
+                raise
+            raise TricksimError(f"{exc}; the run folder '{self.out}' keeps every finished "
+                                "chunk: run the same command again to resume") from None
+        finally:
+            if store is not None and store.finished is None:
+                try:                    # the exact list of done chunks, however the loop ended
+                    store.write_manifest()
+                except TricksimError:
+                    pass                # (a full disk: the error on its way out says so)
+
+    def _gathered(self) -> tuple[dict, dict[str, pd.DataFrame], int]:
+        """(the summed aggregates, the tables in chunk order, the chunks resumed)."""
+        plan, store = self.plan, self.store
+        if store is not None and store.finished is not None:
+            return store.finished, store.load_finished_tables(), plan.chunks
+        total = self.totals.result()
         resumed = store.resumed if store is not None else 0
+        tables: dict[str, pd.DataFrame] = {}
         if not plan.summary_only:
             kept: dict[str, list] = {}
             for k in range(plan.chunks):
-                part = frames.pop(k) if store is None else store.load_frames(k)
+                part = self.frames.pop(k) if store is None else store.load_frames(k)
                 for name, frame in part.items():
                     kept.setdefault(name, []).append(frame)
             tables = {name: pd.concat(parts, ignore_index=True)
                       for name, parts in kept.items()}
-    execution = dict(executor.description)
-    if records is not None:             # part of the run: its time counts
+        return total, tables, resumed
+
+    def _write_records(self) -> dict:
+        """Write the records file; what run.json says of it."""
+        plan = self.plan
         t1 = time.perf_counter()
         write_records(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
-                      records, records_progress)
-        execution["records"] = {"path": str(records), "games": plan.games,
-                                "wall_time_s": round(time.perf_counter() - t1, 6)}
-    wall = time.perf_counter() - t0
-    summary = g.summarize(total, plan.rules, list(plan.policies))
-    summary["fairness"] = fairness_frame(summary, g.contract(plan.rules))
-    execution["chunks"] = plan.chunks
-    if store is not None:
-        execution.update(status="complete", plan=plan.key(), chunks_done=[[0, plan.chunks - 1]],
-                         chunks_resumed=resumed, tables=sorted(tables),
-                         aggregates=encode_aggregates(total))
-    result = RunResult(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
-                       threads, plan.chunk_size, wall, total, summary, tables,
-                       counts["played"], execution)
-    if store is not None and store.finished is None:
-        write_run(result, out)
-        store.finish()          # the run's own files now hold every chunk
-    return result
+                      self.records, self.records_progress)
+        return {"path": str(self.records), "games": plan.games,
+                "wall_time_s": round(time.perf_counter() - t1, 6)}
+
+    def _finish(self, total: dict, tables: dict, resumed: int, execution: dict,
+                wall: float) -> RunResult:
+        """The run's result, its summary made; a run folder's files written and finished."""
+        from .checkpoint import encode_aggregates
+        plan, store = self.plan, self.store
+        g = get_game(plan.game)
+        summary = g.summarize(total, plan.rules, list(plan.policies))
+        summary["fairness"] = fairness_frame(summary, g.contract(plan.rules))
+        execution["chunks"] = plan.chunks
+        if store is not None:
+            execution.update(status="complete", plan=plan.key(),
+                             chunks_done=[[0, plan.chunks - 1]], chunks_resumed=resumed,
+                             tables=sorted(tables), aggregates=encode_aggregates(total))
+        result = RunResult(plan.game, plan.rules, list(plan.policies), plan.seed, plan.games,
+                           self.threads, plan.chunk_size, wall, total, summary, tables,
+                           self.played, execution)
+        if store is not None and store.finished is None:
+            write_run(result, self.out)
+            store.finish()              # the run's own files now hold every chunk
+        return result
 
 
 def write_run(result: RunResult, out: Path) -> list[Path]:
