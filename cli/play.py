@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from dataclasses import dataclass
 
 import click
+
+from cli.option_groups import RuleChoice, gather
 
 from simcore.errors import TricksimError
 from simcore.text import counted
@@ -117,8 +120,9 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
     @click.option("--no-save", "no_save", is_flag=True,
                   help="Don't ask at the end whether to save the record (for scripts).")
     @user_errors
-    def play(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
-             force, no_save):
+    @gather("rule_choice", RuleChoice)
+    @gather("saving", Saving)
+    def play(game, rule_choice, seat, policy, seed, index, saving):
         """Play GAME in the terminal against the bots.
 
         Shows what your seat may see (your hand, the table, what is public) and
@@ -140,26 +144,47 @@ def play_command(games, rule_options, user_errors, note_cold_cache):
           tricksim play wendish --preset dreiwendsch --seat 2 --policy heuristic --save my.jsonl
           tricksim play schadenfreude --players 3 --policy human,random,heuristic
         """
-        if save and no_save:
+        if saving.save and saving.no_save:
             raise TricksimError("--save and --no-save contradict each other; give one")
-        return play_game(game, players, preset, rules_file, assignments, seat, policy, seed,
-                         index, save, force, note_cold_cache, ask_save=not no_save)
+        return play_game(game, rule_choice, seat, policy, seed, index, saving,
+                         note_cold_cache)
 
     return play
 
 
-def play_game(game, players, preset, rules_file, assignments, seat, policy, seed, index, save,
-              force, note_cold_cache=None, ask_save=True) -> None:
+@dataclass(frozen=True)
+class Saving:
+    """What becomes of the game's record at the end (``--save``, ``--force``, ``--no-save``):
+    written to ``save`` (an existing file replaced only with ``force``), or, without
+    ``save``, the user asked for a file name unless ``no_save``."""
+
+    save: str | None
+    force: bool
+    no_save: bool
+
+    def check(self) -> None:
+        """Refuse a --save path that cannot be written, before the game starts."""
+        check_save(self.save, self.force)
+
+    def finish(self, record: dict, seat: int) -> None:
+        """Save the finished game's record as chosen (or ask where)."""
+        if self.save:
+            save_record(record, self.save)
+            click.echo(f"saved the record to {self.save}")
+            usage_lines(record, self.save, seat)
+        elif not self.no_save:
+            ask_and_save(record, seat)
+
+
+def play_game(game: str, rule_choice: RuleChoice, seat: int, policy, seed, index: int,
+              saving: Saving, note_cold_cache=None) -> None:
     """Play one game against the bots on stdin/stdout (what ``tricksim play`` does): at
-    the end the record is saved to ``save``, or, without it and with ``ask_save``, the
-    user is asked for a file name (``ask_and_save``).  TricksimError (one line) for bad
+    the end the record is saved as ``saving`` says.  TricksimError (one line) for bad
     options or input ending before the game does."""
-    from simcore.games import get_game
-    from simcore.running.runner import MAX_SEED
     from simcore.analysis.show import narrator_class
 
     g = get_game(game)
-    rules = g.build_rules(preset, rules_file, assignments, players)
+    rules = rule_choice.build(game)
     eng = g.engine(rules)
     n = eng.seats
     if not 0 <= seat < n:
@@ -167,13 +192,8 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     names = bot_policies(eng, policy, seat, g.contract(rules).strongest_policy)
     seats = [PythonPlayer.of(x) if p != seat and is_user_policy(x) else x
              for p, x in enumerate(names)]
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    if not 0 <= seed <= MAX_SEED:
-        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
-    if not 0 <= index <= MAX_SEED:
-        raise TricksimError(f"--index {index} is not allowed; allowed: 0 to {MAX_SEED}")
-    check_save(save, force)
+    seed = _checked_deal(seed, index)
+    saving.check()
     if note_cold_cache is not None:
         note_cold_cache(game)
     narr = narrator_class(game)(eng, viewer=seat)
@@ -183,7 +203,33 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
     click.echo(narr.legend)
     click.echo("type the number of a choice, its code or 'quit'")
     st = eng.new(seed, index)
-    decide = decider(eng, seed, index, seats)
+    deals = _play_deals(eng, narr, st, seat, decider(eng, seed, index, seats))
+    if deals is None:
+        click.echo("quit: the game is not finished, nothing is saved")
+        return
+    click.echo("")
+    click.echo("\n".join(narr.result(st)))
+    record = {"game": game, "rules": rules.to_dict(), "seed": int(seed), "index": int(index),
+              "policies": names, "deals": deals, "result": eng.result(st)}
+    saving.finish(record, seat)
+
+
+def _checked_deal(seed, index: int) -> int:
+    """The run seed (drawn if None) after checking it and the game index."""
+    from simcore.running.runner import MAX_SEED
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    if not 0 <= seed <= MAX_SEED:
+        raise TricksimError(f"--seed {seed} is not allowed; allowed: 0 to {MAX_SEED}")
+    if not 0 <= index <= MAX_SEED:
+        raise TricksimError(f"--index {index} is not allowed; allowed: 0 to {MAX_SEED}")
+    return seed
+
+
+def _play_deals(eng, narr, st, seat: int, decide) -> list | None:
+    """Play the game from state ``st`` to its end: the human's choices read at ``seat``,
+    the bots' from ``decide``, everything narrated as that seat may see it; the deals'
+    records, or None if the human quit."""
     deals = []
     while True:
         start = eng.deal_start(st)
@@ -196,8 +242,7 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
                 click.echo("\n".join(narr.view(st, seat)))
                 a = read_choice(narr, eng, st, narr.menu_order(st, eng.legal(st)))
                 if a is None:
-                    click.echo("quit: the game is not finished, nothing is saved")
-                    return
+                    return None
             else:
                 a = decide(st, p, len(deals), len(actions))
             item = eng.action_to_record(st, a)
@@ -210,18 +255,8 @@ def play_game(game, players, preset, rules_file, assignments, seat, policy, seed
         deals.append({"start": start, "actions": actions, "end": eng.deal_end(st)})
         click.echo("\n".join(narr.deal_end(st)))
         if eng.game_over(st):
-            break
+            return deals
         eng.next_deal(st)
-    click.echo("")
-    click.echo("\n".join(narr.result(st)))
-    record = {"game": game, "rules": rules.to_dict(), "seed": int(seed), "index": int(index),
-              "policies": names, "deals": deals, "result": eng.result(st)}
-    if save:
-        save_record(record, save)
-        click.echo(f"saved the record to {save}")
-        usage_lines(record, save, seat)
-    elif ask_save:
-        ask_and_save(record, seat)
 
 
 def save_record(record: dict, path) -> None:
