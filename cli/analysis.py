@@ -213,7 +213,7 @@ def register_analyse(cli, user_errors):
         rec = read_record(record_file, index)
         _note_cold_cache(rec["game"])
         t0 = time.perf_counter()
-        pos = analyse_position(rec["game"], rec, deal, at, policy, worlds, exact, seed, budget)
+        pos = analyse_position(rec, deal, at, policy, worlds, exact, seed, budget)
         took = time.perf_counter() - t0
         for line in pos.lines:
             click.echo(line)

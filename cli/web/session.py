@@ -218,12 +218,12 @@ def analyse_budget(record: dict, deal: int, at: int, budget: float = 2.0,
     t0 = time.perf_counter()
     if worlds is None:
         probe = 8
-        pos = analyse_position(record["game"], record, deal, at, policy, probe, False, seed)
+        pos = analyse_position(record, deal, at, policy, probe, False, seed)
         took = time.perf_counter() - t0
         worlds = max(probe, min(200, int(probe * (budget - took) / max(took, 1e-3))))
         if worlds == probe:
             return pos, probe, time.perf_counter() - t0
-    pos = analyse_position(record["game"], record, deal, at, policy, worlds, False, seed)
+    pos = analyse_position(record, deal, at, policy, worlds, False, seed)
     return pos, worlds, time.perf_counter() - t0
 
 

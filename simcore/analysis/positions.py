@@ -385,9 +385,8 @@ class Position:
     lines: list = field(default_factory=list)
 
 
-def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | None,
-                     worlds: int, exact: bool, seed: int, budget: float | None = None
-                     ) -> Position:
+def analyse_position(record: dict, deal: int, at: int, policy: str | None, worlds: int,
+                     exact: bool, seed: int, budget: float | None = None) -> Position:
     """The position after action ``at`` of deal ``deal`` of ``record``, seen by the seat to
     move: each legal action's open-card value (``exact``), or its mean score and win rate
     over ``worlds`` sampled worlds consistent with the seat's observation, each played out
@@ -396,9 +395,51 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     ``simcore.analysis.budget``), the lines naming it and comparing cheaper players in
     ``Position.lines``."""
     from ..registry import get_game, get_hand
+    game = record["game"]
     g = get_game(game)
     rules = g.rulebook.from_dict(record["rules"])
     eng = g.engine(rules)
+    st, user = _position_state(eng, g, record, deal, at, policy)
+    seat = eng.to_move(st)
+    from .show import narrator_class
+    # the rows in the order the mover's hand is shown (as ``play`` lists its choices)
+    acts = narrator_class(game)(eng, viewer=seat).menu_order(st, list(eng.legal(st)))
+    actual = None
+    if at < len(record["deals"][deal]["actions"]):
+        actual = eng.describe(eng.action_from_record(st, record["deals"][deal]["actions"][at]))
+    if exact:
+        return _open_card_position(game, eng, st, seat, acts, actual)
+    mod = get_hand(game)
+    acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
+    labels = [eng.describe(a) for a in acts]
+    sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),
+                      mod.position_info(eng, record, deal, at, st))
+    where = f"the position after action {at} of deal {deal}"
+    if user:
+        play = _user_playout(eng, g, rules, policy, sampler, acts, seat, seed, where,
+                             mod.outcome)
+    else:
+        play = _playout(eng, g, sampler, acts, seat, mod.outcome)
+
+    def best_wins(r):
+        return r[1][summarise(labels, r[0], r[1])[1]]
+
+    ans = budgeted(g, rules, play, policy, worlds, budget or 0.0, 1, "world",
+                   "this position", best_wins, "P(win) of the best action")
+    got = ans.samples
+    if got == 0:
+        raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
+                            f"{sampler.tries:,} draws")
+    res, best = summarise(labels, ans.result[0], ans.result[1])
+    return Position(seat, acts, labels, actual, res, best, got, sampler.tries, False,
+                    who_plays(ans.names), ans.lines)
+
+
+def _position_state(eng, g, record: dict, deal: int, at: int, policy: str | None):
+    """(the state after action ``at`` of deal ``deal`` of ``record``, whether ``policy``
+    names Python players), once the deal, the action and the built-in players of
+    ``policy`` are checked (Python players are checked where they are loaded);
+    one-line TricksimErrors naming what is wrong."""
     deals = record["deals"]
     if not 0 <= deal < len(deals):
         raise TricksimError(f"--deal {deal}: the record has {counted(len(deals), 'deal')} "
@@ -417,68 +458,47 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     st = eng.from_record(record, deal, at)
     if eng.deal_over(st):
         raise TricksimError(f"--at {at}: the deal is over there; nobody is to act")
-    seat = eng.to_move(st)
-    from .show import narrator_class
-    # the rows in the order the mover's hand is shown (as ``play`` lists its choices)
-    acts = narrator_class(game)(eng, viewer=seat).menu_order(st, list(eng.legal(st)))
+    return st, user
+
+
+def _open_card_position(game: str, eng, st, seat: int, acts: list, actual) -> Position:
+    """Each action's exact open-card value at ``st`` (the game's solver, all cards known)."""
+    if not hasattr(eng, "open_values"):
+        raise TricksimError(f"--open: {game} has no open-card solver yet; analyse it "
+                            "with sampled worlds (without --open)")
+    try:
+        vals = eng.open_values(st)
+    except ValueError as exc:
+        raise TricksimError(f"--open: {exc}") from None
+    acts = [a for a in acts if a in vals]
     labels = [eng.describe(a) for a in acts]
-    actual = None
-    if at < n_act:
-        actual = eng.describe(eng.action_from_record(st, deals[deal]["actions"][at]))
-    if exact:
-        if not hasattr(eng, "open_values"):
-            raise TricksimError(f"--open: {game} has no open-card solver yet; analyse it "
-                                "with sampled worlds (without --open)")
-        try:
-            vals = eng.open_values(st)
-        except ValueError as exc:
-            raise TricksimError(f"--open: {exc}") from None
-        acts = [a for a in acts if a in vals]
-        labels = [eng.describe(a) for a in acts]
-        res = [ChoiceResult(lab, 1, math.nan, math.nan, math.nan, vals[a], math.nan, math.nan)
-               for a, lab in zip(acts, labels)]
-        best = max(range(len(res)), key=lambda i: res[i].mean)
-        for r in res:
-            r.diff = r.mean - res[best].mean
-            r.diff_low = r.diff_high = math.nan
-        return Position(seat, acts, labels, actual, res, best, 0, 0, True)
-    mod = get_hand(game)
-    acts = [a for a in acts if a not in getattr(mod, "NOT_ANALYSED", ())]
-    labels = [eng.describe(a) for a in acts]
-    sampler = _Worlds(mod, eng, st, seat, np.random.default_rng(seed),
-                      mod.position_info(eng, record, deal, at, st))
+    res = [ChoiceResult(lab, 1, math.nan, math.nan, math.nan, vals[a], math.nan, math.nan)
+           for a, lab in zip(acts, labels)]
+    best = max(range(len(res)), key=lambda i: res[i].mean)
+    for r in res:
+        r.diff = r.mean - res[best].mean
+        r.diff_low = r.diff_high = math.nan
+    return Position(seat, acts, labels, actual, res, best, 0, 0, True)
 
-    where = f"the position after action {at} of deal {deal}"
-    if user:
-        play = _user_playout(eng, g, rules, policy, sampler, acts, seat, seed, where,
-                             mod.outcome)
-    else:
-        def play(text, first, n):
-            names = eng.policy_list(split_policies(g, text))
-            have = max(sampler.upto(first + n), first)
-            scores = np.zeros((len(acts), have - first), np.int64)
-            wins = np.zeros((len(acts), have - first), np.int64)
-            for i, w in enumerate(sampler.worlds[first:have]):
-                for j, a in enumerate(acts):
-                    x = w.copy()
-                    eng.apply(x, a)
-                    while not eng.deal_over(x):
-                        eng.apply(x, eng.choose(names[eng.to_move(x)], x))
-                    scores[j, i], wins[j, i] = mod.outcome(eng, x, seat)
-            return scores, wins
 
-    def best_wins(r):
-        return r[1][summarise(labels, r[0], r[1])[1]]
-
-    ans = budgeted(g, rules, play, policy, worlds, budget or 0.0, 1, "world",
-                   "this position", best_wins, "P(win) of the best action")
-    got = ans.samples
-    if got == 0:
-        raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
-                            f"{sampler.tries:,} draws")
-    res, best = summarise(labels, ans.result[0], ans.result[1])
-    return Position(seat, acts, labels, actual, res, best, got, sampler.tries, False,
-                    who_plays(ans.names), ans.lines)
+def _playout(eng, g, sampler, acts, seat: int, outcome):
+    """``play(policy, first, n)`` for :func:`budgeted`: worlds ``first .. first + n - 1``
+    played out after each action by the built-in players ``policy``; (scores, wins) of
+    ``seat``, one row per action."""
+    def play(text, first, n):
+        names = eng.policy_list(split_policies(g, text))
+        have = max(sampler.upto(first + n), first)
+        scores = np.zeros((len(acts), have - first), np.int64)
+        wins = np.zeros((len(acts), have - first), np.int64)
+        for i, w in enumerate(sampler.worlds[first:have]):
+            for j, a in enumerate(acts):
+                x = w.copy()
+                eng.apply(x, a)
+                while not eng.deal_over(x):
+                    eng.apply(x, eng.choose(names[eng.to_move(x)], x))
+                scores[j, i], wins[j, i] = outcome(eng, x, seat)
+        return scores, wins
+    return play
 
 
 class _Worlds:
