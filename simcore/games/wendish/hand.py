@@ -139,7 +139,6 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
         place(t, range(base(s), base(s) + hs), cards_of(text, f"--known {s}"), used, card_name,
               f"--known {s}")
     full = len(own) == hs
-    owner_mask = sum(1 << c for c in own)
     want = -1 if takes_skat is None else int(takes_skat)
     if skat and want == 0 and QC in own:
         raise TricksimError("impossible: the holder of QC takes the skat, and --hand holds QC")
@@ -155,28 +154,13 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
             notes.append("the discards are compared when the owner takes the skat (holds QC, "
                          "or --takes-skat) and the whole hand is given")
         else:
-            for a, b in combinations([c for c in own if c not in (QC, QS)], 2):
-                choices.append(Choice(f"discard {card_name(a)} {card_name(b)}",
-                                      np.array([2, A_DISCARD + a, A_DISCARD + b], np.int64)))
+            choices += _discard_choices(own)
             notes.append("discards are compared among the hand's own cards; 'policy decides' "
                          "may also put away cards from the skat")
     elif not full:
         notes.append("the contracts are compared only with the whole hand given")
     else:
-        suits = [s for s in range(4) if r[R_SOLO_SUITS] >> s & 1] if r[R_LUST] else []
-        if owner_mask & BLACK_QUEENS == BLACK_QUEENS:
-            choices.append(Choice("quiet solo", np.array([1, A_PASS, A_QUIET], np.int64)))
-            choices.append(Choice("wedding first_trick",
-                                  np.array([1, A_PASS, A_FIRST_TRICK], np.int64)))
-            for c in deck:
-                if c not in own:
-                    choices.append(Choice(f"wedding {card_name(c)}",
-                                          np.array([1, A_PASS, A_WEDDING + c], np.int64)))
-        else:
-            choices.append(Choice("normal (pass)", np.array([1, A_PASS, -1], np.int64)))
-        for s in suits:
-            choices.append(Choice(f"lust solo {SUITS[s]}",
-                                  np.array([1, A_SOLO + s, -1], np.int64)))
+        choices += _contract_choices(r, own, deck)
         if dealer != (seat - 1) % n:
             notes.append("the owner is not forehand: a Lust Solo announced before its turn "
                          "overrides its choice on those deals")
@@ -187,6 +171,35 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
                                      "; the owner does not take the skat"))]
     return HandSetup("wendish", seat, n, t, free_cards(t, deck), choices, WIN_MEANS, SCORE_UNIT,
                      lines, notes, extra={"dealer": dealer, "want_taker": want})
+
+
+def _discard_choices(own) -> list[Choice]:
+    """The skat taker's discards to compare: every pair of its own cards but the black
+    queens (which it keeps)."""
+    return [Choice(f"discard {card_name(a)} {card_name(b)}",
+                   np.array([2, A_DISCARD + a, A_DISCARD + b], np.int64))
+            for a, b in combinations([c for c in own if c not in (QC, QS)], 2)]
+
+
+def _contract_choices(r, own, deck) -> list[Choice]:
+    """The contracts a whole hand may choose at the start (rules array ``r``): with both
+    black queens a quiet solo or a wedding (first trick, or each card it may call), else
+    passing; and a Lust Solo in each suit the rules allow."""
+    choices = []
+    if sum(1 << c for c in own) & BLACK_QUEENS == BLACK_QUEENS:
+        choices.append(Choice("quiet solo", np.array([1, A_PASS, A_QUIET], np.int64)))
+        choices.append(Choice("wedding first_trick",
+                              np.array([1, A_PASS, A_FIRST_TRICK], np.int64)))
+        for c in deck:
+            if c not in own:
+                choices.append(Choice(f"wedding {card_name(c)}",
+                                      np.array([1, A_PASS, A_WEDDING + c], np.int64)))
+    else:
+        choices.append(Choice("normal (pass)", np.array([1, A_PASS, -1], np.int64)))
+    suits = [s for s in range(4) if r[R_SOLO_SUITS] >> s & 1] if r[R_LUST] else []
+    for s in suits:
+        choices.append(Choice(f"lust solo {SUITS[s]}", np.array([1, A_SOLO + s, -1], np.int64)))
+    return choices
 
 
 def play(rules, setup_: HandSetup, pids, seed: int, first: int, n: int):
