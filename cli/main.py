@@ -780,7 +780,8 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the gathered table is printed.")
 @user_errors
-def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, resume, fmt):
+@gather("run", ("threads", "resume", "scheduler", "workers", "dashboard", "connect_timeout"))
+def batch(plan, out, run, fmt):
     """Play the runs of a PLAN.toml one after another and gather their summaries.
 
     Each [[run]] is a simulate or sweep with its options (a sweep also takes
@@ -798,19 +799,18 @@ def batch(plan, out, threads, scheduler, workers, dashboard, connect_timeout, re
     from simcore.statistics.stats import integer_columns
 
     parsed = load_plan(plan)
-    for game in dict.fromkeys(run.game for run in parsed.runs):
+    for game in dict.fromkeys(entry.game for entry in parsed.runs):
         note_cold_cache(game)
-    check_dashboard(dashboard, workers if scheduler is not None or workers is not None
-                    else parsed.cluster.get("workers"))
+    on_cluster = run["scheduler"] is not None or run["workers"] is not None
+    check_dashboard(run["dashboard"],
+                    run["workers"] if on_cluster else parsed.cluster.get("workers"))
     out_dir = Path(out) if out else Path("results") / f"batch-{Path(plan).stem}"
 
     def step(name, done, total, _bars={}):
         bar = _bars.setdefault(name, Progress(name))
         bar(done, total)
 
-    settings = run_settings(threads=threads, resume=resume, scheduler=scheduler,
-                            workers=workers, dashboard=dashboard,
-                            connect_timeout=connect_timeout)
+    settings = run_settings(**run)
     lines, notes = players_lines(parsed)
     for line in lines:
         click.echo(line, err=fmt != "table")
