@@ -3,6 +3,8 @@ facts across words that the kernels rely on; ``Engine`` checks a state against b
 before a kernel sees it (``simcore.state_check``)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...text import counted
 from ...state_check import Field, StateSpec, mask_field, popcount
 from .cards import TRUMP_MASK, VARIANT_DECK, VARIANT_HAND, VARIANT_SKAT
@@ -100,98 +102,129 @@ def _bytes(words, count):
     return [(words[k >> 3] >> (8 * (k & 7))) & 0xFF for k in range(count)]
 
 
+class _Shape(NamedTuple):
+    """What a state's cross-field checks need to know of the rules."""
+
+    n: int              # seats
+    deck: int           # the variant's deck, a card mask
+    ids: list           # its card ids
+    ntricks: int        # tricks in a deal (cards in a hand)
+    skat_n: int         # cards in the skat (0: none)
+    officers: bool
+
+
 def consistency_of(rules):
-    """The cross-field check of states under ``rules``: words -> why not, or None."""
-    n = seats_of(rules)
+    """The cross-field check of states under ``rules``: words -> why not, or None.
+
+    In order: where the cards are (deck, Officers' piles, skat, every card in one
+    place), the played cards and the open trick, then the phase's fields."""
     v = variant_index(rules)
     deck = VARIANT_DECK[v]
-    ids = [c for c in range(32) if deck >> c & 1]
-    nc = len(ids)
-    ntricks = VARIANT_HAND[v]
-    skat_n = VARIANT_SKAT[v]
-    officers = is_officers(rules)
+    shape = _Shape(seats_of(rules), deck, [c for c in range(32) if deck >> c & 1],
+                   VARIANT_HAND[v], VARIANT_SKAT[v], is_officers(rules))
 
     def check(w: list[int]) -> str | None:
-        words = [x & ((1 << 64) - 1) for x in w[ST_DECK:ST_DECK + 4]]
-        packed = sum(x << (64 * i) for i, x in enumerate(words))
-        if not set(_bytes(words, nc)) <= set(ids) or packed >> (8 * nc):
-            return "field deck holds a card that is not in the variant's deck"
-        played = w[ST_PLAYED]
-        phase = w[ST_PHASE]
-        places = [w[ST_HAND + p] for p in range(n)] + [played]
-        if officers:
-            under = _bytes([x & ((1 << 64) - 1) for x in w[ST_UNDER:ST_UNDER + 4]], 32)
-            up = w[ST_HAND] | w[ST_HAND + 1]
-            down = 0
-            for c, b in enumerate(under):
-                if not b:
-                    continue
-                if b > 32 or down >> (b - 1) & 1:
-                    return f"field under: card {c} covers no card or a card covered twice"
-                if up >> c & 1:             # still face up: the card under it lies face down
-                    down |= 1 << (b - 1)
-                elif not played >> c & 1:   # played: the card under it turned up
-                    return f"field under: card {c} lies on a card but is neither held nor played"
-            places.append(down & ~up & ~played)
-        elif any(w[ST_UNDER:ST_UNDER + 4]):
-            return "field under is 0 outside Officers"
-        if skat_n:
-            places.append(w[ST_SKAT] if phase == P_PICKUP else w[ST_DISCARDS])
-            if popcount(w[ST_SKAT]) != skat_n:
-                return f"field skat holds {counted(popcount(w[ST_SKAT]), 'card')}, not {skat_n}"
-        seen = 0
-        for m in places:
-            if seen & m:
-                return "a card is in two places (hands, skat or discards, played)"
-            seen |= m
-        if phase != 1 and seen != deck:       # P_DISCARD: the discards are being chosen
-            return "a card is nowhere (every card is in a hand, the skat or discards, played)"
-        if phase == 1 and seen & ~deck:
-            return "a card is not in the variant's deck"
-        by = 0
-        for p in range(n):
-            m = w[ST_PLAYED_BY + p]
-            if by & m:
-                return f"field played_by[{p}] shares a card with another seat's"
-            by |= m
-        if by != played:
-            return "fields played_by are not the played cards"
-        tn, done = w[ST_TRICK_N], w[ST_TRICKS_DONE]
-        if popcount(played) != done * n + tn:
-            return "the played cards are not the finished tricks' and the open trick's"
-        trick = 0
-        for i in range(tn):
-            c = w[ST_TRICK + i]
-            if c < 0 or not played >> c & 1 or trick >> c & 1:
-                return f"field trick[{i}] is not a card played to this trick"
-            trick |= 1 << c
-        if tn and w[ST_WIN_CARD] not in [w[ST_TRICK + i] for i in range(tn)]:
-            return "field win_card is not a card of the open trick"
-        if phase == P_DONE:
-            if w[ST_TO_MOVE] != -1:
-                return "field to_move is -1 once the deal is over"
-        elif w[ST_TO_MOVE] < 0:
-            return "field to_move is a seat while the deal is played"
-        elif phase == P_PLAY:
-            if done >= ntricks:
-                return "every trick is done but the deal is still played"
-            if w[ST_TO_MOVE] != (w[ST_LEADER] + tn) % n:
-                return "field to_move is not the seat after the trick's last card"
-        elif played or done or tn:
-            return "cards are played only in phase P_PLAY"
-        if phase in (P_PLAY, P_DONE) and w[ST_TMASK] != _TMASK[w[ST_TRUMP]]:
-            return "field tmask is not the trump suit's mask"
-        called, cbit = w[ST_CALLED], w[ST_CBIT]
-        if cbit not in (0, 1 << called if called >= 0 else 0):
-            return "field cbit is not the called card's bit"
-        if not officers and phase in (P_PLAY, P_DONE):
-            for p in range(n):
-                held = popcount(w[ST_HAND + p])
-                if held + popcount(w[ST_PLAYED_BY + p]) != ntricks:
-                    return f"seat {p} holds {counted(held, 'card')}, not what its tricks leave"
-        return None
+        return _cards_placed(w, shape) or _tricks_played(w, shape) or _phase_fields(w, shape)
 
     return check
+
+
+def _cards_placed(w, sh: _Shape) -> str | None:
+    """Why the deck, Officers' piles or the skat are wrong, or a card is in two places
+    or none; None if not."""
+    n, deck = sh.n, sh.deck
+    words = [x & ((1 << 64) - 1) for x in w[ST_DECK:ST_DECK + 4]]
+    packed = sum(x << (64 * i) for i, x in enumerate(words))
+    if not set(_bytes(words, len(sh.ids))) <= set(sh.ids) or packed >> (8 * len(sh.ids)):
+        return "field deck holds a card that is not in the variant's deck"
+    played = w[ST_PLAYED]
+    phase = w[ST_PHASE]
+    places = [w[ST_HAND + p] for p in range(n)] + [played]
+    if sh.officers:
+        under = _bytes([x & ((1 << 64) - 1) for x in w[ST_UNDER:ST_UNDER + 4]], 32)
+        up = w[ST_HAND] | w[ST_HAND + 1]
+        down = 0
+        for c, b in enumerate(under):
+            if not b:
+                continue
+            if b > 32 or down >> (b - 1) & 1:
+                return f"field under: card {c} covers no card or a card covered twice"
+            if up >> c & 1:             # still face up: the card under it lies face down
+                down |= 1 << (b - 1)
+            elif not played >> c & 1:   # played: the card under it turned up
+                return f"field under: card {c} lies on a card but is neither held nor played"
+        places.append(down & ~up & ~played)
+    elif any(w[ST_UNDER:ST_UNDER + 4]):
+        return "field under is 0 outside Officers"
+    if sh.skat_n:
+        places.append(w[ST_SKAT] if phase == P_PICKUP else w[ST_DISCARDS])
+        if popcount(w[ST_SKAT]) != sh.skat_n:
+            return f"field skat holds {counted(popcount(w[ST_SKAT]), 'card')}, not {sh.skat_n}"
+    seen = 0
+    for m in places:
+        if seen & m:
+            return "a card is in two places (hands, skat or discards, played)"
+        seen |= m
+    if phase != 1 and seen != deck:       # P_DISCARD: the discards are being chosen
+        return "a card is nowhere (every card is in a hand, the skat or discards, played)"
+    if phase == 1 and seen & ~deck:
+        return "a card is not in the variant's deck"
+    return None
+
+
+def _tricks_played(w, sh: _Shape) -> str | None:
+    """Why the played cards, who played them or the open trick are wrong; None if not."""
+    played = w[ST_PLAYED]
+    by = 0
+    for p in range(sh.n):
+        m = w[ST_PLAYED_BY + p]
+        if by & m:
+            return f"field played_by[{p}] shares a card with another seat's"
+        by |= m
+    if by != played:
+        return "fields played_by are not the played cards"
+    tn, done = w[ST_TRICK_N], w[ST_TRICKS_DONE]
+    if popcount(played) != done * sh.n + tn:
+        return "the played cards are not the finished tricks' and the open trick's"
+    trick = 0
+    for i in range(tn):
+        c = w[ST_TRICK + i]
+        if c < 0 or not played >> c & 1 or trick >> c & 1:
+            return f"field trick[{i}] is not a card played to this trick"
+        trick |= 1 << c
+    if tn and w[ST_WIN_CARD] not in [w[ST_TRICK + i] for i in range(tn)]:
+        return "field win_card is not a card of the open trick"
+    return None
+
+
+def _phase_fields(w, sh: _Shape) -> str | None:
+    """Why the seat to move, the trump mask, the called card or the hands' sizes do not
+    fit the phase; None if they do."""
+    n, phase = sh.n, w[ST_PHASE]
+    tn, done = w[ST_TRICK_N], w[ST_TRICKS_DONE]
+    if phase == P_DONE:
+        if w[ST_TO_MOVE] != -1:
+            return "field to_move is -1 once the deal is over"
+    elif w[ST_TO_MOVE] < 0:
+        return "field to_move is a seat while the deal is played"
+    elif phase == P_PLAY:
+        if done >= sh.ntricks:
+            return "every trick is done but the deal is still played"
+        if w[ST_TO_MOVE] != (w[ST_LEADER] + tn) % n:
+            return "field to_move is not the seat after the trick's last card"
+    elif w[ST_PLAYED] or done or tn:
+        return "cards are played only in phase P_PLAY"
+    if phase in (P_PLAY, P_DONE) and w[ST_TMASK] != _TMASK[w[ST_TRUMP]]:
+        return "field tmask is not the trump suit's mask"
+    called, cbit = w[ST_CALLED], w[ST_CBIT]
+    if cbit not in (0, 1 << called if called >= 0 else 0):
+        return "field cbit is not the called card's bit"
+    if not sh.officers and phase in (P_PLAY, P_DONE):
+        for p in range(n):
+            held = popcount(w[ST_HAND + p])
+            if held + popcount(w[ST_PLAYED_BY + p]) != sh.ntricks:
+                return f"seat {p} holds {counted(held, 'card')}, not what its tricks leave"
+    return None
 
 
 def state_spec(rules) -> StateSpec:
