@@ -85,7 +85,6 @@ def _checked(fn, name, pos):
             if isinstance(exc, TricksimError):
                 raise
             raise ApiError(str(exc)) from None
-    method.__wrapped_unchecked__ = fn
     return method
 
 

@@ -38,8 +38,6 @@ class Game:
     rulebook: RuleBook
     policies: tuple[str, ...] = ("random",)
     description: str = ""
-    #: names of the tables ``run_chunk`` returns besides ``games``
-    extra_tables: tuple[str, ...] = ()
     #: cheap settings of the game's searching policies (``pimc:worlds=2``) that the
     #: conformance test plays on a few games; empty when no player searches
     search_policies: tuple[str, ...] = ()

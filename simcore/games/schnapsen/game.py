@@ -27,7 +27,6 @@ class Schnapsen(Game):
     rulebook = RULEBOOK
     policies = POLICIES
     description = "2 players, 20 cards; 66 to claim; matches of game points down to 0"
-    extra_tables = ("deals",)
     search_policies = ("pimc:worlds=2",)
 
     def seats(self, rules):

@@ -33,7 +33,6 @@ class Wendish(Game):
     policies = POLICIES
     description = ("Wendish Schafkopf: fixed trumps, the Old Ones' partnership, weddings and "
                    "solos; variants three, three_sharp, officers")
-    extra_tables = ("deals",)
     search_policies = ("pimc:worlds=1",)
 
     def seats(self, rules):
