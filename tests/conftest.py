@@ -55,14 +55,16 @@ _WARM = None
 
 
 def pytest_sessionstart(session):
-    """Start compiling the kernels in a second process (tests/_warm_kernels.py), unless
-    TRICKSIM_NO_WARMUP is set or only a few tests were asked for."""
+    """Start compiling the kernels in a second process (tests/_warm_kernels.py) for a
+    whole-suite run, unless TRICKSIM_NO_WARMUP is set: not when files or tests were
+    named, or picked with -k (the warm-up compiles every game's kernels, most of which a
+    few files never use, on a core the tests then lack)."""
     global _WARM
     import os
     import subprocess
     import sys
     if os.environ.get("TRICKSIM_NO_WARMUP") or session.config.getoption("keyword") \
-            or session.config.args and any("::" in a for a in session.config.args):
+            or session.config.args_source == pytest.Config.ArgsSource.ARGS:
         return
     _WARM = subprocess.Popen([sys.executable, str(Path(__file__).parent / "_warm_kernels.py")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
