@@ -83,7 +83,8 @@ def parse_skill(game: str, text: str, rules) -> tuple[str, str]:
     if canon[0] == canon[1]:
         raise TricksimError(f"--skill {text}: STRONG and WEAK are the same player; "
                             "the edge of a player over itself is 0")
-    player_names(g, rules, canon)
+    for name in canon:                  # fits the rules; a Python player loads
+        player_names(g, rules, [name])
     return canon[0], canon[1]
 
 
