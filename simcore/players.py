@@ -231,14 +231,23 @@ def resolve(eng, g, rules, policies) -> list:
     return seats
 
 
+def observe(eng, st, seat: int, rng, index: int = 0) -> Observation:
+    """The Observation a Python player gets for ``seat`` at state ``st`` of engine
+    ``eng`` (``rng``: its numpy generator; ``index``: the game's index), e.g. to drive a
+    bot from a PettingZoo loop: ``observe(e.eng, e.state_array, seat, rng)``."""
+    legal = eng.legal(st)
+    return Observation(seat, eng.observation_spec.encode(eng.observe(st, seat)),
+                       action_mask(eng.n_actions, legal), legal, rng, int(index), eng,
+                       st.copy())
+
+
 def user_action(eng, player: PythonPlayer, act, st, seat: int, rng, index: int, where: str,
                 timeout: float | None) -> int:
     """The action ``act`` (a player's callable for this game) takes at state ``st`` for
     ``seat``, checked: PlayerError in one line starting with ``where`` (the player and
     the position) when it raises, overruns ``timeout`` or returns no legal action code."""
-    legal = eng.legal(st)
-    obs = Observation(seat, eng.observation_spec.encode(eng.observe(st, seat)),
-                      action_mask(eng.n_actions, legal), legal, rng, int(index), eng, st.copy())
+    obs = observe(eng, st, seat, rng, index)
+    legal = obs.legal
     t0 = time.perf_counter()
     try:
         a = call_with_timeout(act, obs, timeout)
@@ -493,6 +502,6 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
 
 
 __all__ = ["Observation", "PlayerError", "PythonPlayer", "call_with_timeout", "cost_line",
-           "is_user_policy", "load_player", "play_game", "play_games", "play_run", "player_names", "seats_of",
+           "is_user_policy", "load_player", "observe", "play_game", "play_games", "play_run", "player_names", "seats_of",
            "python_run", "resolve",
            "seat_summary", "simulate_python", "uses_python", "DEFAULT_TIMEOUT"]

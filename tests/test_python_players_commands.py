@@ -154,3 +154,17 @@ def test_a_bad_bot_in_a_hand_is_one_line(bots, invoke, player, says):  # noqa: F
     line = r.stderr.strip().splitlines()[-1]
     assert re.search(rf"^Error: player {player} \(seat 0\) in deal \d+ of this hand "
                      rf"\(--seed 2\) after \d+ actions? of its play: {says}", line), line
+
+
+def test_the_docs_pettingzoo_loop_plays_the_bot(bots, monkeypatch, capsys):  # noqa: F811
+    """docs/players-api.md's PettingZoo example, as a reader saves and runs it."""
+    pytest.importorskip("pettingzoo")
+    import runpy
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "players-api.md").read_text()
+    m = re.search(r"<!-- example:pettingzoo_bot.py -->\n```python\n(.*?)```", doc, re.S)
+    assert m, "docs/players-api.md lost its PettingZoo example"
+    (bots / "pettingzoo_bot.py").write_text(m.group(1))
+    runpy.run_path(str(bots / "pettingzoo_bot.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert re.search(r"Greedy's mean reward over 20 matches: [+-]0\.\d\d", out), out
