@@ -41,28 +41,28 @@ COMPARE = ["compare", "schnapsen", "--a", "austrian", "--b", "close_min_talon=2"
            "--policy", "mybots:Greedy,heuristic", "--games", 40, "--seed", 5]
 
 
+def played_twice(invoke, args, name: str, folder) -> str:
+    """Run ``args`` into folders a and b; the file ``name`` both wrote, which must agree."""
+    for out in ("a", "b"):
+        res = invoke(*args, "--out", out)
+        assert res.exit_code == 0, res.output
+    text = (folder / "a" / name).read_text()
+    assert text == (folder / "b" / name).read_text()
+    return text
+
+
 def test_the_docs_bot_in_a_sweep_is_reproducible(bots, invoke):  # noqa: F811
-    r1 = invoke(*SWEEP, "--out", "a")
-    assert r1.exit_code == 0, r1.output
-    assert "players: mybots:Greedy (seat 0), heuristic (seat 1)" in r1.output
-    r2 = invoke(*SWEEP, "--out", "b")
-    assert r2.exit_code == 0, r2.output
-    a = (bots / "a" / "sweep.csv").read_text()
-    assert a == (bots / "b" / "sweep.csv").read_text()
+    a = played_twice(invoke, SWEEP, "sweep.csv", bots)
     table = pd.read_csv(bots / "a" / "sweep.csv")
     assert set(table["policy"]) == {"mybots:Greedy", "heuristic"}
     assert (table["matches"] == 40).all()
     other = invoke(*SWEEP[:-1], 6, "--out", "c")
     assert other.exit_code == 0 and (bots / "c" / "sweep.csv").read_text() != a
+    assert "players: mybots:Greedy (seat 0), heuristic (seat 1)" in other.output
 
 
 def test_the_docs_bot_in_a_comparison_is_reproducible(bots, invoke):  # noqa: F811
-    r1 = invoke(*COMPARE, "--out", "a")
-    assert r1.exit_code == 0, r1.output
-    r2 = invoke(*COMPARE, "--out", "b")
-    assert r2.exit_code == 0, r2.output
-    a = (bots / "a" / "compare.csv").read_text()
-    assert a == (bots / "b" / "compare.csv").read_text()
+    played_twice(invoke, COMPARE, "compare.csv", bots)
     table = pd.read_csv(bots / "a" / "compare.csv")
     assert set(table["policy_a"]) == {"mybots:Greedy", "heuristic"}
     # the Python player's side equals simulate's own Python-driven run of the same deals
