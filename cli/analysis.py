@@ -59,6 +59,7 @@ def _seed_in_range(seed):
 
 def register(cli, rule_options, user_errors):
     """Add ``hand`` and ``analyse`` to the ``tricksim`` group."""
+    from cli.main import player_timeout_option
 
     @cli.command()
     @click.argument("game", type=GAMES)
@@ -90,11 +91,8 @@ def register(cli, rule_options, user_errors):
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Write a PNG of the outcome distribution here (in a folder that "
                        "exists).")
-    @click.option("--player-timeout", type=click.FloatRange(min=0.001), default=10.0,
-                  show_default=True,
-                  help="Seconds a Python player (--policy MODULE:ATTR) may take for one "
-                       "decision; its deals are played one by one on one thread, the "
-                       "owner's start left to its player.")
+    @player_timeout_option("its deals are played one by one on one thread, the owner's "
+                           "start left to its player.")
     @user_errors
     def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
              takes_skat, known, policy, deals, budget, threads, seed, out, player_timeout):

@@ -226,13 +226,18 @@ def check_options(fn):
     return fn
 
 
-def player_timeout_option(fn):
-    """--player-timeout (sweep, compare): a Python player's seconds per decision."""
+def player_timeout_option(how: str):
+    """--player-timeout (sweep, compare, hand): a Python player's seconds per decision;
+    ``how``: how the command plays with one."""
     return click.option(
         "--player-timeout", type=click.FloatRange(min=0.001), default=10.0,
         show_default=True,
         help="Seconds a Python player (--policy MODULE:ATTR) may take for one decision; "
-             "a run with one is played game by game in this process (not resumed).")(fn)
+             + how)
+
+
+#: how sweep and compare play with a Python player (--player-timeout's help)
+GAME_BY_GAME = "a run with one is played game by game in this process (not resumed)."
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -595,7 +600,7 @@ def rules(game, preset, players):
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the fairness lines and table are printed.")
 @check_options
-@player_timeout_option
+@player_timeout_option(GAME_BY_GAME)
 @cluster_options
 @user_errors
 def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
@@ -705,7 +710,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
               help="Play each side once per rotation of its policy list (every policy at "
                    "every seat, same deals); report per policy instead of per seat.")
 @check_options
-@player_timeout_option
+@player_timeout_option(GAME_BY_GAME)
 @user_errors
 def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt,
             rotate, check_with, check_games, skill_spec, player_timeout):

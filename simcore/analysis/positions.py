@@ -567,8 +567,14 @@ def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: in
     players (``MODULE:ATTR``): each world's play-out driven through the Engine API,
     a Python player's randomness seeded by (seed, world, seat), its failures one line
     naming the player, the world and the position (``where``)."""
-    from ..players import DEFAULT_TIMEOUT, PythonPlayer, resolve, user_action, watchdog
+    from ..players import DEFAULT_TIMEOUT, decider, resolve, watchdog
     seats = resolve(eng, g, rules, split_policies(g, policy))
+
+    def after(a):
+        """The position text of a failure in a world played on from action ``a``."""
+        return lambda index, deal, done: (f"world {index} of {where}, after "
+                                          f"{eng.describe(a)} and {done - 1} more action"
+                                          f"{'s' if done != 2 else ''}")
 
     def play(text, first, n):
         have = max(sampler.upto(first + n), first)
@@ -579,24 +585,10 @@ def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: in
                 for j, a in enumerate(acts):
                     x = w.copy()
                     eng.apply(x, a)
+                    decide = decider(eng, seed, first + i, seats, DEFAULT_TIMEOUT, after(a))
                     done = 1
-                    rngs = {}
-                    calls = {}
                     while not eng.deal_over(x):
-                        p = eng.to_move(x)
-                        s = seats[p]
-                        if isinstance(s, PythonPlayer):
-                            if p not in calls:
-                                calls[p] = s.for_game()
-                                rngs[p] = np.random.default_rng([int(seed), first + i, p])
-                            at = (f"player {s.name} (seat {p}) in world {first + i} of {where}, "
-                                  f"after {eng.describe(a)} and {done - 1} more action"
-                                  f"{'s' if done != 2 else ''}")
-                            act = user_action(eng, s, calls[p], x, p, rngs[p], first + i, at,
-                                              DEFAULT_TIMEOUT)
-                        else:
-                            act = eng.choose(s, x)
-                        eng.apply(x, act)
+                        eng.apply(x, decide(x, eng.to_move(x), 0, done))
                         done += 1
                     scores[j, i], wins[j, i] = outcome(eng, x, seat)
         return scores, wins
