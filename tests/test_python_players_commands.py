@@ -168,3 +168,18 @@ def test_the_docs_pettingzoo_loop_plays_the_bot(bots, monkeypatch, capsys):  # n
     runpy.run_path(str(bots / "pettingzoo_bot.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert re.search(r"Greedy's mean reward over 20 matches: [+-]0\.\d\d", out), out
+
+
+def test_objects_and_callables_from_python(bots):  # noqa: F811
+    """``simcore.sweep`` and ``simcore.compare`` take a player object or callable in the
+    policy list, as ``play_games`` does (docs/players-api.md)."""
+    import mybots
+    from simcore import compare, sweep
+    from simcore.experiments.sweep import parse_vary
+    g = get_game("schnapsen")
+    res = compare("schnapsen", g.build_rules(), g.build_rules(assignments=["close_min_talon=2"]),
+                  [mybots.first_legal, mybots.Greedy()], games=30, seed=1, rotate=True)
+    assert set(res.table["policy_a"]) == {"mybots:first_legal", "mybots:Greedy"}
+    swept = sweep("schnapsen", parse_vary("schnapsen", ["close_min_talon=2,4"]),
+                  policies=[mybots.first_legal, "heuristic"], games=30, seed=1)
+    assert list(swept.table["policy"][:2]) == ["mybots:first_legal", "heuristic"]
