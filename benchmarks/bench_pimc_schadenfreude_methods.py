@@ -10,9 +10,8 @@ seats, in every seat in turn, on game indices 0 .. GAMES - 1 of SEED
 interval over the game indices, its CPU ms per decision of the searching seat (the
 heuristic seats' time included) and its paired difference from the baseline with a 95%
 interval.  ``pimc:worlds=1,cards=1`` is the heuristic (with one card in hand the card
-is forced) and ``pimc:worlds=4,cards=4,stop=0`` is the ``expert`` before December 3 2026
-(today's samples 6 worlds at 4 cards: tests/test_expert_players.py), so both can stand in
-where decisions must be counted.  Output: stdout only (the runs
+is forced) and ``pimc:worlds=4,cards=4,stop=0`` is ``expert`` (tests/test_expert_players.py),
+so both can stand in where decisions must be counted.  Output: stdout only (the runs
 quoted in docs/schadenfreude.md are kept in results/benchmarks/pimc_schadenfreude_methods_*.txt).
 """
 import contextlib

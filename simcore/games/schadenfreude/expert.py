@@ -3,11 +3,9 @@ a few sampled worlds for the last cards of a round.
 
 With at most ``EXPERT_CARDS`` cards left in its hand a round's playout is short, so a
 world costs little: there (``expert_searches``) the expert plays ``pimc.pimc_choose``
-with ``EXPERT_WORLDS[c]`` worlds for ``c`` cards in hand, no max-n search and heuristic
-playouts (each legal card played in each world, the heuristic plays the round out for
-every seat, the best mean value taken).  Six worlds at 4 cards and four at 2-3: the
-decision at 4 cards gains most from more worlds (docs/schadenfreude.md), and the cheaper
-playouts (solver.playout) pay for the two extra worlds. Earlier in the round it plays as ``heuristic`` (policies.py). The
+with ``EXPERT_WORLDS`` worlds, no max-n search and heuristic playouts (each legal card
+played in each world, the heuristic plays the round out for every seat, the best mean
+value taken). Earlier in the round it plays as ``heuristic`` (policies.py). The
 dispatch is ``pimc.choose_search``. It reads only what its seat sees (the worlds are
 pimc's, consistent with the seat's observation).
 """
@@ -19,20 +17,12 @@ from .engine import S_HAND, S_TO_MOVE
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
-#: cards left in hand from which the expert searches, and its worlds per decision by the
-#: cards in its hand (index; 0: the heuristic's card, 1: a forced card)
+#: cards left in hand from which the expert searches, and its worlds per decision
 EXPERT_CARDS = 4
-EXPERT_WORLDS = (0, 1, 4, 4, 6)
-
-
-@njit(cache=True, inline="always")
-def expert_worlds(st):
-    """The worlds the expert samples for this decision (0: it plays the heuristic's card)."""
-    c = popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]]))
-    return EXPERT_WORLDS[c] if c <= EXPERT_CARDS else 0
+EXPERT_WORLDS = 4
 
 
 @njit(cache=True, inline="always")
 def expert_searches(st):
     """Whether the expert searches this decision (few cards left in its hand)."""
-    return expert_worlds(st) > 0
+    return popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]])) <= EXPERT_CARDS

@@ -27,7 +27,7 @@ from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
 from .engine import S_HAND, S_TO_MOVE, apply_action, legal_cards
-from .expert import EXPERT, expert_worlds
+from .expert import EXPERT, EXPERT_WORLDS, expert_searches
 from .policies import (HEURISTIC, PIMC, PIMC_CARDS_SHIFT, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT,
                        PIMC_SHIFT, PIMC_STOP_SHIFT, choose_into)
 from .solver import (F_ACTIVE, F_PAIRS, F_VALS, ROW_ACTS, ROW_CARDS, ROW_TOP, ROW_WORLD, ROWS, _copy_state,
@@ -138,9 +138,8 @@ def choose_search(r, st, pid, obs, work, fw):
     (``work, fw``: ``solver.new_work()``).  ``pimc`` with more than its ``cards`` left
     in hand plays the heuristic's card."""
     if pid == EXPERT:
-        worlds = expert_worlds(st)
-        if worlds > 0:
-            return pimc_choose(r, st, worlds, 0, 1, work, fw)
+        if expert_searches(st):
+            return pimc_choose(r, st, EXPERT_WORLDS, 0, 1, work, fw)
         return choose_into(r, st, HEURISTIC, obs)
     if pid & 7 == PIMC:
         if popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]])) > (pid >> PIMC_CARDS_SHIFT) & 15:

@@ -25,8 +25,7 @@ def policy_help() -> list[str]:
             "trick against what the points would do to its total (reads limit, pairs "
             "and all_bust)",
             "expert     the heuristic, but with 4 cards or fewer left in hand pimc's flat "
-            "Monte Carlo over sampled worlds (6 with 4 cards in hand, 4 with 2 or 3) "
-            "with heuristic playouts",
+            "Monte Carlo over 4 sampled worlds with heuristic playouts",
             f"pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z]  samples N worlds of the unseen cards "
             f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
             f"saw; values each card in each world with all cards open: max-n search D "
