@@ -296,8 +296,12 @@ def test_when_no_search_fits_the_table_it_plays_the_first_row_alone():
     # the table player's own table on the same samples, for the comparison
     assert pk.table_result[0].shape == (31, n) and set(pk.table_result[1][0]) == {
         sorted(cost).index("expert")}
-    # the first row was played alone (1 row) by the searching players only
+    # the first row was played alone (1 row) by the searching players only; their whole
+    # table, guessed as 31 first rows, does not fit: never piloted (one pimc sample of it
+    # would cost 5 s, a quarter of the budget)
     assert {c[0] for c in play.calls if c[3] == 1} == {"pimc", "pimc:w=8"}
+    assert not [c for c in play.calls if c[3] == 31 and c[2] > 0 and c[0] in search]
+    assert [t.samples for t in pk.table.trials[:2]] == [0, 0]
     assert took <= 20.0 + 2 * b.CHUNK_SECONDS
     lines = b.players_line("pimc:w=8 in every seat", n, "deal", took, 20.0, pk,
                            "expert in every seat", "'policy decides'")

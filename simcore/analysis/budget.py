@@ -201,17 +201,29 @@ def pilot(play: Play, policy: str, cap: int, seconds: float, clock=time.perf_cou
 
 
 def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-         min_samples=MIN_SAMPLES, clock=time.perf_counter) -> Pick:
+         min_samples=MIN_SAMPLES, clock=time.perf_counter, started: float | None = None,
+         guess=None) -> Pick:
     """Pilot ``candidates`` (strongest first) and take the first whose sample in the
     budget reaches its minimum (``min_samples``: one for all, or one per candidate as
     :func:`minimums` gives; the cap, if smaller); the last (cheapest) is taken anyway,
-    with ``fits`` False when even it falls short."""
+    with ``fits`` False when even it falls short.  The kernels are loaded first and the
+    budget starts after (or at ``started``, where the caller did so).  ``guess(policy)``,
+    where given, estimates a candidate's seconds a sample (None: no estimate); one whose
+    estimate does not fit is passed over without a pilot (a single sample of a slow
+    search of a large table can cost many pilots' time)."""
     needs = _needs(candidates, min_samples, cap)
-    warm(play, candidates)          # not the players' time: before the budget starts
-    started = clock()
+    if started is None:
+        warm(play, candidates)      # not the players' time: before the budget starts
+        started = clock()
     pilot_cap = max(budget * PILOT_SHARE, 1e-3)
     trials = []
     for k, (policy, need) in enumerate(zip(candidates, needs)):
+        per = guess(policy) if guess is not None and k < len(candidates) - 1 else None
+        if per is not None:
+            fit = min(cap, estimate(per, 0, budget - (clock() - started), threads))
+            if fit < need:
+                trials.append(Trial(policy, 0, per, fit, need))
+                continue
         parts, done, spent = pilot(play, policy, cap, pilot_cap, clock)
         remaining = budget - (clock() - started)
         fit = min(cap, estimate(spent / done, done, remaining, threads))
@@ -237,18 +249,40 @@ def estimate_pair(per_row: float, row_done: int, per_table: float, table_done: i
     return max(row_done, int(n))
 
 
-def pick_row(table: Pick, rungs: list[str], needs: list[int], row_play: Play, budget: float,
-             threads: int, cap: int, clock=time.perf_counter) -> Pick | None:
+class RowPilots:
+    """Pilots of searching players on the first row alone (``row_play``), each played
+    once when first asked for (:func:`pilot`), kept for :func:`pick_row`."""
+
+    def __init__(self, row_play: Play, rows: int, cap: int, seconds: float, clock):
+        self.row_play, self.rows, self.cap, self.seconds, self.clock = (row_play, rows, cap,
+                                                                        seconds, clock)
+        self.done: dict[str, tuple] = {}
+
+    def __call__(self, policy: str) -> tuple:
+        """``(parts, samples, seconds)`` of ``policy``'s pilot on the first row."""
+        if policy not in self.done:
+            self.done[policy] = pilot(self.row_play, policy, self.cap, self.seconds, self.clock)
+        return self.done[policy]
+
+    def table_guess(self, policy: str) -> float:
+        """The seconds a sample of the whole table costs ``policy``, guessed as the rows
+        times its first row's (the first row, where the player decides for itself,
+        costs at least as much as a fixed choice's row)."""
+        _, done, spent = self(policy)
+        return self.rows * spent / done
+
+
+def pick_row(table: Pick, rungs: list[str], needs: list[int], pilots: RowPilots,
+             budget: float, threads: int, cap: int, clock=time.perf_counter) -> Pick | None:
     """After ``table`` (:func:`pick` over the whole table) took a fast player: the first
     of ``rungs`` (searching players, strongest first) whose pilot on the first row alone
-    (``row_play``) says that it, and ``table``'s player on the whole table, reach its
+    (``pilots``) says that it, and ``table``'s player on the whole table, reach its
     minimum (``needs``) on the same samples in what is left of the budget; None when
-    none does.  The kernels are ``play``'s, loaded by ``table``'s pick."""
-    pilot_cap = max(budget * PILOT_SHARE, 1e-3)
+    none does."""
     fast = table.trials[-1]
     trials = []
     for policy, need in zip(rungs, needs):
-        parts, done, spent = pilot(row_play, policy, cap, pilot_cap, clock)
+        parts, done, spent = pilots(policy)
         remaining = budget - (clock() - table.started)
         fit = min(cap, estimate_pair(spent / done, done, fast.per_sample, fast.samples,
                                      remaining, threads))
@@ -323,14 +357,22 @@ def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int
     taken for the table plays the whole table on the same samples; the result is the
     table with the first row the searching player's, the returned pick the first row's
     (``pick.table``: the table's, ``pick.table_result``: its own whole table)."""
-    p = pick(candidates, play, budget, threads, cap, min_samples, clock)
     rungs = [c for c in candidates if c in search]
-    if row_play is not None and rungs and p.policy not in search:
-        needs = _needs(candidates, min_samples, cap)
-        h = pick_row(p, rungs, [needs[candidates.index(c)] for c in rungs], row_play,
-                     budget, threads, cap, clock)
-        if h is not None:
-            return _run_row(h, play, row_play, budget, threads, clock)
+    if row_play is None or not rungs:
+        p = pick(candidates, play, budget, threads, cap, min_samples, clock)
+    else:
+        warm(play, candidates)
+        rows = play(candidates[-1], 0, 0)[0].shape[0]
+        started = clock()
+        pilots = RowPilots(row_play, rows, cap, max(budget * PILOT_SHARE, 1e-3), clock)
+        p = pick(candidates, play, budget, threads, cap, min_samples, clock, started,
+                 lambda c: pilots.table_guess(c) if c in rungs else None)
+        if p.policy not in search:
+            needs = _needs(candidates, min_samples, cap)
+            h = pick_row(p, rungs, [needs[candidates.index(c)] for c in rungs], pilots,
+                         budget, threads, cap, clock)
+            if h is not None:
+                return _run_row(h, play, row_play, budget, threads, clock)
     first = p.trials[-1].samples
     rest = play_until(play, p.policy, first, p.target, threads, p.started + budget,
                       p.trials[-1].per_sample, clock)
