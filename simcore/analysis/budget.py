@@ -35,6 +35,16 @@ nearly free; the cheaper searching ones are not, and are left out) and
 :func:`sensitivity` says, worded as evidence, whether their answer differs from the
 strong one (a paired test on the same samples, Holm across the cheaper players).
 
+Every candidate's kernels are loaded before the budget's clock starts (:func:`warm`: a
+call that plays no sample), so a compile is not timed as the player's play.
+
+**A table of many choices** (a hand's start choices, each a row played on every deal)
+may fit no searching player whole although one fits its first row ("policy decides",
+the headline answer).  :func:`run` then lets that one play the first row alone and the
+fast player taken for the table play every row on the same samples (:func:`pick_row`);
+a searching player's whole table is guessed from its first row's pilot and not piloted
+where the guess cannot fit (:class:`RowPilots`).
+
 A *sample* is a deal (``hand``) or a world (``analyse``); ``play(policy, first, n)``
 plays samples ``first .. first + n - 1`` and returns a tuple of arrays whose last axis
 is the sample.  This module times and joins; it knows nothing of games.
