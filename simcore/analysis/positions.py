@@ -12,6 +12,7 @@ deals (paired).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -188,12 +189,21 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
         return Answer(names, res, cap, took,
                       [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
     cands, search = candidates(g, rules)
+    row_play = getattr(play, "first_row", None)
     pk, res, n, took = b.run(cands, play, budget, threads, cap,
-                             b.minimums(cands, search, cap), clock=clock)
+                             b.minimums(cands, search, cap), clock=clock, row_play=row_play,
+                             search=search)
     names = g.policy_ids(pk.policy.split(","), rules)[0]
-    lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
-    cheap = []
-    for q in cands[cands.index(pk.policy) + 1:]:
+    cheap, after = [], pk.policy
+    if pk.table is not None:        # the searching player played the first row alone
+        after = pk.table.policy
+        cheap.append((after, pk.table_result))
+        lines = b.players_line(who_plays(names), n, noun, took, budget, pk,
+                               who_plays(g.policy_ids(after.split(","), rules)[0]),
+                               play.row)
+    else:
+        lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
+    for q in cands[cands.index(after) + 1:]:
         if q not in search:         # the fast ones only: a cheaper search costs minutes
             cheap.append((q, b.play_all(play, q, n, threads)))
     lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
@@ -203,13 +213,25 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
 
 def hand_play(g, mod, rules, setup_: HandSetup, seed: int):
     """``play(policy, first, n)`` for :func:`budgeted`: deals ``first .. first + n - 1`` of
-    the hand played by ``policy`` (the game's ``hand.play``)."""
+    the hand played by ``policy`` (the game's ``hand.play``), every choice a row.  With
+    more than one choice, ``play.first_row`` plays the first choice alone (the same deals
+    and players: what the player itself would do) and ``play.row`` names it."""
     ids = {}
 
-    def play(policy, first, n):
+    def player(policy):
         if policy not in ids:
             ids[policy] = g.policy_ids(policy.split(","), rules)[1]
-        return mod.play(rules, setup_, ids[policy], seed, first, n)
+        return ids[policy]
+
+    def play(policy, first, n):
+        return mod.play(rules, setup_, player(policy), seed, first, n)
+    if len(setup_.choices) > 1:
+        alone = dataclasses.replace(setup_, choices=setup_.choices[:1])
+
+        def first_row(policy, first, n):
+            return mod.play(rules, alone, player(policy), seed, first, n)
+        play.first_row = first_row
+        play.row = f"'{setup_.choices[0].label}'"
     return play
 
 
@@ -514,6 +536,10 @@ def analyse_position(game: str, record: dict, deal: int, at: int, policy: str | 
     else:
         def play(text, first, n):
             names = eng.policy_list(split_policies(g, text))
+            if n == 0:      # budget.warm: one decision each loads the players' kernels
+                for name in dict.fromkeys(names):
+                    eng.choose(name, st.copy())
+                return np.zeros((len(acts), 0), np.int64), np.zeros((len(acts), 0), np.int64)
             have = max(sampler.upto(first + n), first)
             scores = np.zeros((len(acts), have - first), np.int64)
             wins = np.zeros((len(acts), have - first), np.int64)
