@@ -59,6 +59,7 @@ def _seed_in_range(seed):
 
 def register(cli, rule_options, user_errors):
     """Add ``hand`` and ``analyse`` to the ``tricksim`` group."""
+    from cli.main import player_timeout_option
 
     @cli.command()
     @click.argument("game", type=GAMES)
@@ -90,15 +91,19 @@ def register(cli, rule_options, user_errors):
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Write a PNG of the outcome distribution here (in a folder that "
                        "exists).")
+    @player_timeout_option("its deals are played one by one on one thread, the owner's "
+                           "start left to its player.")
     @user_errors
     def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
-             takes_skat, known, policy, deals, budget, threads, seed, out):
+             takes_skat, known, policy, deals, budget, threads, seed, out, player_timeout):
         """What are my chances with this hand?  Fix the owner's hand (and what else is
         known), deal the rest at random, play the deals and report P(win), the mean
         score with its 95% interval and the outcomes (players: --policy, or the strongest
         that fits --budget); where the owner has a choice at the
         start (Schnapsen's first lead, Wendish contracts, Dreiwendsch discards), every
-        choice side by side on the same deals, the best marked with '*'.
+        choice side by side on the same deals, the best marked with '*'.  Your own Python
+        player plays as --policy MODULE:ATTR (docs/players-api.md); the owner's start is
+        then its player's.
 
         \b
         Examples:
@@ -109,7 +114,8 @@ def register(cli, rule_options, user_errors):
           tricksim hand schadenfreude --players 4 --hand "9C 9S 9H 8C 8S 10W 0W -3C"
         """
         from simcore.analysis.positions import budgeted, choice_table, distribution_table, hand_play, \
-            parse_known, plot_outcomes, summarise
+            parse_known, plot_outcomes, split_policies, summarise, user_hand_play
+        from simcore.players import player_names, uses_python
         from simcore.statistics.stats import check_output_path
         g = get_game(game)
         rules = g.build_rules(preset, rules_file, assignments, players)
@@ -121,16 +127,24 @@ def register(cli, rule_options, user_errors):
             from simcore.paths import check_file_path
             check_file_path(out, "--out")
             check_output_path(out)
-        if policy is not None:
-            g.policy_ids(policy.split(","), rules)      # a bad --policy before any work
+        user = policy is not None and uses_python(split_policies(g, policy))
+        if policy is not None:                  # a bad --policy before any work
+            player_names(g, rules, split_policies(g, policy))
         _note_cold_cache(game)
         mod = get_hand(game)
         n = g.seats(rules)
         su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
                        takes_skat=takes_skat)
-        ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), policy, deals, budget,
-                       threads, "deal", "this hand", lambda r: r[1][0],
-                       f"P(win) of '{su.choices[0].label}'")
+        if user:            # game by game through the Engine, on this thread
+            threads = 1
+            if len(su.choices) > 1:
+                su.notes.append("with a Python player the owner's start is its player's "
+                                "(the start choices are compared with built-in players only)")
+            su.choices = su.choices[:1]
+        play = (user_hand_play(g, mod, rules, su, seed, policy, player_timeout) if user
+                else hand_play(g, mod, rules, su, seed))
+        ans = budgeted(g, rules, play, policy, deals, budget, threads, "deal", "this hand",
+                       lambda r: r[1][0], f"P(win) of '{su.choices[0].label}'")
         scores, wins = ans.result[0], ans.result[1]
         deals = ans.samples
         labels = mod.labels(su, ans.result)

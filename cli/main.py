@@ -227,6 +227,20 @@ def check_options(fn):
     return fn
 
 
+def player_timeout_option(how: str):
+    """--player-timeout (sweep, compare, hand): a Python player's seconds per decision;
+    ``how``: how the command plays with one."""
+    return click.option(
+        "--player-timeout", type=click.FloatRange(min=0.001), default=10.0,
+        show_default=True,
+        help="Seconds a Python player (--policy MODULE:ATTR) may take for one decision; "
+             + how)
+
+
+#: how sweep and compare play with a Python player (--player-timeout's help)
+GAME_BY_GAME = "a run with one is played game by game in this process (not resumed)."
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tricksim")
 def cli():
@@ -361,13 +375,14 @@ def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
     policy list that does not fit one of ``rule_sets`` before anything is printed.
     ``sides``: a comparison's {label: policies given in --a/--b or None}."""
     from simcore.games import players_line, random_play_note
+    from simcore.players import player_names
     g = get_game(game)
     default = policy is None and not (sides and any(sides.values()))
     text = ",".join(design_players(game)) if policy is None else policy
     names = {}
     for label, rules in zip(sides or ["run"] * len(rule_sets), rule_sets):
         own = (sides or {}).get(label) or text.split(",")
-        names[label] = g.policy_ids(own, rules)[0]
+        names[label] = player_names(g, rules, own)
     line = players_line(next(iter(names.values())), default,
                         names if sides else None)
     click.echo(line, err=fmt != "table")
@@ -592,17 +607,20 @@ def rules(game, preset, players):
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How the fairness lines and table are printed.")
 @check_options
+@player_timeout_option(GAME_BY_GAME)
 @cluster_options
 @user_errors
 def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
-          chunk_size, out, fmt, check_with, check_games, skill_spec, scheduler, workers,
-          dashboard, connect_timeout, resume):
+          chunk_size, out, fmt, check_with, check_games, skill_spec, player_timeout, scheduler,
+          workers, dashboard, connect_timeout, resume):
     """Play every combination of varied rule options on the same seeds.
 
     Each variant plays the same game indices from the same seed (common random
     numbers), so differences between variants are not deal luck. Writes
     sweep.parquet and sweep.csv (one row per variant and seat), seats.png,
-    game.png and report.md.
+    game.png and report.md.  Your own Python player plays a seat as --policy
+    MODULE:ATTR (docs/players-api.md): such a sweep is played game by game in
+    this process and is not resumed.
 
     \b
     Example:
@@ -622,7 +640,8 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
                             resume=resume, scheduler=scheduler, workers=workers,
-                            dashboard=dashboard, connect_timeout=connect_timeout)
+                            dashboard=dashboard, connect_timeout=connect_timeout,
+                            player_timeout=player_timeout)
     varied_players = any(name == POLICY for name, _ in plan)
     if varied_players and policy is not None:
         raise TricksimError("--policy and --vary policy both given; use one")
@@ -698,9 +717,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
               help="Play each side once per rotation of its policy list (every policy at "
                    "every seat, same deals); report per policy instead of per seat.")
 @check_options
+@player_timeout_option(GAME_BY_GAME)
 @user_errors
 def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt,
-            rotate, check_with, check_games, skill_spec):
+            rotate, check_with, check_games, skill_spec, player_timeout):
     """Play rule sets A and B on the same deals; paired differences B - A per seat.
 
     For each seat: the win rate and the mean final score under A and B, their
@@ -710,7 +730,9 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     by game too.  Below 30 games the figures are printed without a test, and a
     line says why.  With --rotate each side is played once per rotation of its
     policy list (every policy at every seat, same deals) and the rows are per
-    policy instead of per seat (docs/sweeps.md).
+    policy instead of per seat (docs/sweeps.md).  Your own Python player plays a
+    seat as --policy MODULE:ATTR (docs/players-api.md), played game by game in
+    this process.
 
     \b
     Example:
@@ -732,7 +754,8 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
     same_seats(game, rules_a, rules_b)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size)
+    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
+                            player_timeout=player_timeout)
     given = policy is not None
     default = (policy or ",".join(design_players(game))).split(",")
     checks = plan_checks(game, [rules_a, rules_b], games, check_with, check_games, skill_spec,

@@ -85,7 +85,6 @@ def _checked(fn, name, pos):
             if isinstance(exc, TricksimError):
                 raise
             raise ApiError(str(exc)) from None
-    method.__wrapped_unchecked__ = fn
     return method
 
 
@@ -306,10 +305,11 @@ class EngineBase:
         finally:
             self._trusted = False
 
-    def _play(self, st, seed, index, names, decide=None) -> dict:
+    def _play(self, st, seed, index, names, decide=None, scored=None) -> dict:
         """The record of playing ``st`` out; ``decide(st, seat, deal, done)`` picks each
         action (``done``: the deal's recorded actions so far) where given, else
-        ``choose`` with the seat's policy name."""
+        ``choose`` with the seat's policy name; ``scored(st)`` is called with each deal's
+        scored state (before the next deal is dealt; the last is the game's end)."""
         deals = []
         while True:
             start = self.deal_start(st)
@@ -323,6 +323,8 @@ class EngineBase:
                     actions.append(item)
                 self.apply(st, a)
             deals.append({"start": start, "actions": actions, "end": self.deal_end(st)})
+            if scored is not None:
+                scored(st)
             if self.game_over(st):
                 break
             self.next_deal(st)

@@ -231,14 +231,23 @@ def resolve(eng, g, rules, policies) -> list:
     return seats
 
 
+def observe(eng, st, seat: int, rng, index: int = 0) -> Observation:
+    """The Observation a Python player gets for ``seat`` at state ``st`` of engine
+    ``eng`` (``rng``: its numpy generator; ``index``: the game's index), e.g. to drive a
+    bot from a PettingZoo loop: ``observe(e.eng, e.state_array, seat, rng)``."""
+    legal = eng.legal(st)
+    return Observation(seat, eng.observation_spec.encode(eng.observe(st, seat)),
+                       action_mask(eng.n_actions, legal), legal, rng, int(index), eng,
+                       st.copy())
+
+
 def user_action(eng, player: PythonPlayer, act, st, seat: int, rng, index: int, where: str,
                 timeout: float | None) -> int:
     """The action ``act`` (a player's callable for this game) takes at state ``st`` for
     ``seat``, checked: PlayerError in one line starting with ``where`` (the player and
     the position) when it raises, overruns ``timeout`` or returns no legal action code."""
-    legal = eng.legal(st)
-    obs = Observation(seat, eng.observation_spec.encode(eng.observe(st, seat)),
-                      action_mask(eng.n_actions, legal), legal, rng, int(index), eng, st.copy())
+    obs = observe(eng, st, seat, rng, index)
+    legal = obs.legal
     t0 = time.perf_counter()
     try:
         a = call_with_timeout(act, obs, timeout)
@@ -264,33 +273,39 @@ def seat_names(seats: list) -> list[str]:
     return [s.name if isinstance(s, PythonPlayer) else s for s in seats]
 
 
+def _in_game(index: int, deal: int, done: int) -> str:
+    return (f"game {index}, deal {deal} after {done} recorded "
+            f"action{'s' if done != 1 else ''}")
+
+
 def decider(eng, seed: int, index: int, seats: list,
-            timeout: float | None = DEFAULT_TIMEOUT):
+            timeout: float | None = DEFAULT_TIMEOUT, position=_in_game):
     """``decide(st, seat, deal, done)``: the action of ``seats[seat]`` (a built-in name
     or a PythonPlayer, from ``resolve``) in game ``index`` of run ``seed``; a Python
     player gets its observation and its seat's generator, and a failure of it is a
-    PlayerError naming it and the position (``deal``, ``done`` recorded actions)."""
+    PlayerError naming it and the position (``position(index, deal, done)``: by default
+    game ``index``, ``deal``, ``done`` recorded actions)."""
     acts = {p: seat.for_game() for p, seat in enumerate(seats) if isinstance(seat, PythonPlayer)}
     rngs = {p: np.random.default_rng([int(seed), int(index), p]) for p in acts}
 
     def decide(st, seat, deal, done):
         if seat not in acts:
             return eng.choose(seats[seat], st)
-        where = (f"player {seats[seat].name} (seat {seat}) in game {index}, deal {deal} after "
-                 f"{done} recorded action{'s' if done != 1 else ''}")
+        where = f"player {seats[seat].name} (seat {seat}) in {position(index, deal, done)}"
         return user_action(eng, seats[seat], acts[seat], st, seat, rngs[seat], index, where,
                            timeout)
     return decide
 
 
-def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT
-              ) -> dict:
-    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record."""
+def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = DEFAULT_TIMEOUT,
+              scored=None) -> dict:
+    """Game ``index`` of run ``seed`` with ``seats`` (from ``resolve``), as a record;
+    ``scored(st)``: called with each deal's scored state (``Engine._play``)."""
     decide = decider(eng, seed, index, seats, timeout)
     st = eng.new(seed, index)
     eng._trusted = True             # the state is this call's own, made by the kernels
     try:
-        return eng._play(st, seed, index, seat_names(seats), decide)
+        return eng._play(st, seed, index, seat_names(seats), decide, scored)
     finally:
         eng._trusted = False
 
@@ -311,6 +326,103 @@ def play_games(game: str, rules, policies, games: int, seed: int, *, start: int 
             if progress is not None:
                 progress(i - start + 1, games)
     return out
+
+
+def uses_python(policies) -> bool:
+    """Whether a policy list (or one policy) names a Python player: ``MODULE:ATTR``,
+    a callable or an object (built-in names are strings)."""
+    listed = policies if isinstance(policies, (list, tuple)) else [policies]
+    return any(is_user_policy(p) or (p is not None and not isinstance(p, str))
+               for p in listed)
+
+
+#: games a Python-driven run plays between two progress reports
+PLAYED_BLOCK = 64
+
+
+def python_run(game: str, rules, policies, settings, progress=None, seats=None):
+    """A run of games ``0 .. settings.games - 1`` of run ``settings.seed`` with Python
+    players in some seats, as ``simcore.running.runner.simulate`` returns one (a
+    RunResult: the same summary, fairness and, unless ``summary_only``, tables), so that
+    sweeps and comparisons take it as they take a batch run.  The games are played one
+    by one in this thread through the Engine (``decider``: a Python player's generator
+    from (seed, game, seat), a failure of it one line naming it and the position;
+    ``settings.player_timeout`` per decision; built-in seats play as in the kernels),
+    their tables built by the kernels' own row writers (``Game.played_chunk``).  Not
+    checkpointed: a stopped run starts over.  ``seats``: ``resolve``'s, if resolved."""
+    from .bits import seed_from_entropy
+    from .registry import get_game
+    from .running.runner import RunResult
+    from .statistics.stats import add_sums, fairness_frame
+    g = get_game(game)
+    eng = g.engine(rules)
+    seats = resolve(eng, g, rules, policies) if seats is None else seats
+    names = seat_names(seats)
+    seed = seed_from_entropy() if settings.seed is None else int(settings.seed)
+    total, kept = None, {}
+    t0 = time.perf_counter()
+    with watchdog():
+        for start in range(0, settings.games, PLAYED_BLOCK):
+            scored = []
+            for i in range(start, min(settings.games, start + PLAYED_BLOCK)):
+                states = []
+                play_game(eng, seed, i, seats, settings.player_timeout,
+                          lambda st: states.append(st.copy()))
+                scored.append(states)
+            chunk = g.played_chunk(rules, start, scored)
+            total = add_sums(total, g.aggregate(chunk, rules))
+            if not settings.summary_only:
+                for name, frame in g.frames(chunk, rules, names).items():
+                    kept.setdefault(name, []).append(frame)
+            if progress is not None:
+                progress(start + len(scored), settings.games)
+    import pandas as pd
+    summary = g.summarize(total, rules, names)
+    summary["fairness"] = fairness_frame(summary, g.contract(rules))
+    tables = {name: pd.concat(parts, ignore_index=True) for name, parts in kept.items()}
+    return RunResult(game, rules, names, seed, settings.games, 1, PLAYED_BLOCK,
+                     time.perf_counter() - t0, total, summary, tables, settings.games,
+                     {"executor": "python", "chunks": -(-settings.games // PLAYED_BLOCK)})
+
+
+def check_local(settings, policies) -> None:
+    """Refuse a cluster (``settings``) for a policy list with a Python player in it."""
+    if settings.on_cluster and uses_python(policies):
+        raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
+                            "process: --workers and --scheduler do not apply")
+
+
+def play_run(game: str, rules, policies, settings, progress=None, where: str = "",
+             **batch):
+    """One run of a sweep's variant, a comparison's side or a rotation:
+    ``simulate(game, rules, policies, settings=settings, progress=progress, **batch)``
+    (the batch kernels; ``batch``: its run folder ``out``, ``executor``), or where a seat
+    is a Python player :func:`python_run` (game by game in this thread, not
+    checkpointed: ``batch`` does not apply, a cluster is refused), a PlayerError then
+    starting with ``where`` (the variant or the side) when given."""
+    if not uses_python(policies):
+        from .running.runner import simulate
+        return simulate(game, rules, policies, settings=settings, progress=progress, **batch)
+    check_local(settings, policies)
+    try:
+        return python_run(game, rules, policies, settings, progress)
+    except PlayerError as exc:
+        raise PlayerError(f"{where}: {exc}" if where else str(exc)) from None
+
+
+def seats_of(g, rules, policies) -> list:
+    """One entry per seat of a policy list (one for every seat or one per seat) that may
+    hold Python players: built-in names checked and canonical (``Game.policy_ids``), or
+    where a seat has a Python player ``resolve``'s list (the players loaded: one line if
+    one cannot be)."""
+    if not uses_python(policies):
+        return g.policy_ids(policies, rules)[0]
+    return resolve(g.engine(rules), g, rules, policies)
+
+
+def player_names(g, rules, policies) -> list[str]:
+    """The names of :func:`seats_of`'s seats, as records and tables name them."""
+    return seat_names(seats_of(g, rules, policies))
 
 
 def seat_summary(game: str, rules, records: list[dict], names: list[str]):
@@ -390,5 +502,6 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
 
 
 __all__ = ["Observation", "PlayerError", "PythonPlayer", "call_with_timeout", "cost_line",
-           "is_user_policy", "load_player", "play_game", "play_games", "resolve",
-           "seat_summary", "simulate_python", "DEFAULT_TIMEOUT"]
+           "is_user_policy", "load_player", "observe", "play_game", "play_games", "play_run", "player_names", "seats_of",
+           "python_run", "resolve",
+           "seat_summary", "simulate_python", "uses_python", "DEFAULT_TIMEOUT"]

@@ -73,7 +73,6 @@ class GameProtocol(Protocol):
     rulebook: Any
     policies: tuple
     description: str
-    extra_tables: tuple
     search_policies: tuple
     policy_parameter_keys: tuple
 
@@ -191,11 +190,6 @@ def entry_point(spec: str) -> Callable[[], Any]:
         return value
     load.__qualname__ = load.__name__ = f"load {spec}"
     return load
-
-
-#: every Protocol with the plug-in point it describes (``GameEntry`` field)
-PLUG_INS = {"game": GameProtocol, "players": PlayersProtocol, "narrator": NarratorProtocol,
-            "hand": HandProtocol}
 
 
 def missing_members(obj, protocol) -> list[str]:

@@ -55,17 +55,70 @@ _WARM = None
 
 
 def pytest_sessionstart(session):
-    """Start compiling the kernels in a second process (tests/_warm_kernels.py), unless
-    TRICKSIM_NO_WARMUP is set or only a few tests were asked for."""
+    """Start compiling the kernels in a second process (tests/_warm_kernels.py) for a
+    whole-suite run, unless TRICKSIM_NO_WARMUP is set: not when files or tests were
+    named, or picked with -k (the warm-up compiles every game's kernels, most of which a
+    few files never use, on a core the tests then lack)."""
     global _WARM
     import os
     import subprocess
     import sys
     if os.environ.get("TRICKSIM_NO_WARMUP") or session.config.getoption("keyword") \
-            or session.config.args and any("::" in a for a in session.config.args):
+            or session.config.args_source == pytest.Config.ArgsSource.ARGS:
         return
     _WARM = subprocess.Popen([sys.executable, str(Path(__file__).parent / "_warm_kernels.py")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _compiled_overloads():
+    """Every jitted kernel of the package loaded in this process with each compiled
+    specialization: (qualified name, signature, seconds compiling or None when loaded
+    from the cache, parallel)."""
+    import sys
+    from numba.core.registry import CPUDispatcher
+    seen = set()
+    for name, mod in list(sys.modules.items()):
+        if not (name.startswith(("simcore", "tests", "toygame")) or name.startswith("test_")):
+            continue
+        for obj in list(vars(mod).values()):
+            if not isinstance(obj, CPUDispatcher) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            qual = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"
+            par = bool(obj.targetoptions.get("parallel"))
+            for sig, cres in obj.overloads.items():
+                timers = (cres.metadata or {}).get("timers") or {}
+                yield qual, sig, timers.get("compiler_lock"), par
+
+
+def pytest_terminal_summary(terminalreporter):
+    """With TRICKSIM_COMPILE_REPORT=N: the N kernels that took longest to compile in
+    this session (seconds under numba's compiler lock: a kernel's time includes the
+    callees it compiled first), how many were compiled or loaded from the cache, and
+    every kernel compiled for more than one signature (a second specialization is a
+    second compile: int32 against int64 arrays, another layout)."""
+    import os
+    top = os.environ.get("TRICKSIM_COMPILE_REPORT")
+    if not top:
+        return
+    rows = list(_compiled_overloads())
+    compiled = sorted((r for r in rows if r[2] is not None), key=lambda r: -r[2])
+    tr = terminalreporter
+    tr.section("numba compiles")
+    tr.write_line(f"{len(compiled)} specializations compiled "
+                  f"({sum(r[2] for r in compiled):.0f} s under the compiler lock, nested "
+                  f"compiles counted in their callers too), {len(rows) - len(compiled)} "
+                  f"loaded from the cache")
+    for qual, sig, secs, par in compiled[:int(top)]:
+        tr.write_line(f"{secs:7.1f} s  {qual}{' [parallel]' if par else ''}  {sig}")
+    per: dict = {}
+    for qual, sig, secs, par in rows:
+        per.setdefault(qual, []).append(sig)
+    for qual, sigs in sorted(per.items()):
+        if len(sigs) > 1:
+            tr.write_line(f"{len(sigs)} signatures: {qual}")
+            for sig in sigs:
+                tr.write_line(f"      {sig}")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -88,8 +88,8 @@ def test_the_strongest_that_fits_is_taken():
     assert slow.fit == 1 + int(19 * 2 * b.EFFICIENCY / 1.0) < b.MIN_SAMPLES
     assert pk.target >= b.MIN_SAMPLES and pk.trials[-1].samples == pk.pilot[1].shape[-1]
     # the pilot plays samples 0, 1, 2, ... in doubling chunks; the kernels load first
-    assert play.calls[0] == ("heuristic", 0, 1)
-    exp = [c for c in play.calls if c[0] == "expert"]
+    assert play.calls[:3] == [("pimc", 0, 0), ("expert", 0, 0), ("heuristic", 0, 0)]
+    exp = [c for c in play.calls if c[0] == "expert" and c[2] > 0]
     assert [c[1] for c in exp] == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512][:len(exp)]
     # a cheap enough strongest player is taken at once
     clock2 = Clock()
@@ -168,11 +168,15 @@ def test_hand_budget_names_players_first_and_compares(invoke):
     lines = res.stdout.splitlines()
     # the default pimc (about 0.05 s a deal of 5 choices) cannot play 200 deals in 4 s on
     # one thread; a cheaper pimc setting or expert is taken, and the line after says so
-    assert lines[0].startswith("players: ") and " in every seat, " in lines[0], lines[0]
+    assert lines[0].startswith("players: ") and " in every seat" in lines[0], lines[0]
     assert lines[0].endswith("of the 4 s budget")
     taken = lines[0][len("players: "):lines[0].index(" in every seat")]
     assert taken in ("pimc:worlds=4", "pimc:worlds=4,talon=4", "expert"), taken
-    assert lines[1].startswith("(stronger players that do not fit: pimc would fit about")
+    if " for the choice table; " in lines[0]:   # a search fits 'policy decides' alone
+        assert taken != "expert" and "expert in every seat for the choice table" in lines[0]
+        assert lines[1].startswith("(no searching player fits all 5 choices (pimc about ")
+    else:
+        assert lines[1].startswith("(stronger players that do not fit: pimc would fit about")
     compared = [x for x in lines if x.startswith("with heuristic play ")]
     assert len(compared) == 1 and f"with {taken} " in compared[0]
     assert "P(win) of 'policy decides'" in compared[0]
@@ -235,3 +239,107 @@ def test_each_games_ladder_comes_from_its_contract(game, preset):
         assert cands[len(search)] == "expert"
     ids = [int(g.policy_ids(p.split(","), rules)[1][0]) for p in cands]
     assert len(set(ids)) == len(ids)                # every rung a different player
+
+
+def table_play(clock, cost, rows, row_cost=None):
+    """Fake ``play`` whose result is a table (rows x samples: row r of sample i holds
+    ``i * 10 + r`` and the policy's index), each sample costing ``cost[policy]``; its
+    ``first_row`` plays row 0 alone at ``row_cost[policy]`` a sample.  Both count their
+    calls."""
+    row_cost = row_cost or cost
+    names = sorted(cost)
+
+    def table(policy, first, n, k=rows, price=cost):
+        calls.append((policy, first, n, k))
+        clock.now += price[policy] * n
+        x = np.arange(first, first + n)
+        vals = np.stack([x * 10 + r for r in range(k)])
+        return vals, np.full((k, n), names.index(policy))
+    calls = []
+    play = lambda policy, first, n: table(policy, first, n)     # noqa: E731
+    play.first_row = lambda policy, first, n: table(policy, first, n, 1, row_cost)
+    play.calls = calls
+    return play
+
+
+def test_estimate_pair_counts_both_players_on_the_same_samples():
+    speed = 2 * b.EFFICIENCY
+    # 10 s on 2 threads; the first row 0.02 s a sample, the table 0.01 s
+    n = b.estimate_pair(0.02, 4, 0.01, 100, 10.0, 2)
+    assert n == int((10 * speed + 4 * 0.02 + 100 * 0.01) / 0.03)
+    assert (n - 4) * 0.02 + (n - 100) * 0.01 <= 10 * speed + 1e-9
+    # the table's pilot already covers more than fit: the first row's cost alone
+    assert b.estimate_pair(1.0, 2, 0.001, 5_000, 10.0, 2) == 2 + int(10 * speed)
+    assert b.estimate_pair(0.02, 4, 0.01, 100, -1.0, 2) == 4      # nothing left: the pilot
+
+
+def test_when_no_search_fits_the_table_it_plays_the_first_row_alone():
+    clock = Clock()
+    # 31 rows: pimc:w=8 costs 0.5 s a deal of the whole table (not 200 deals in 20 s) but
+    # 1/31 of it on the first row alone; expert 0.005 s a table
+    cost = {"pimc": 5.0, "pimc:w=8": 0.5, "expert": 0.005, "heuristic": 1e-4}
+    row_cost = {"pimc": 0.4, "pimc:w=8": 0.5 / 31, "expert": 1e-4, "heuristic": 1e-5}
+    cands = ["pimc", "pimc:w=8", "expert", "heuristic"]
+    search = ("pimc", "pimc:w=8")
+    play = table_play(clock, cost, 31, row_cost)
+    pk, res, n, took = b.run(cands, play, 20.0, 2, 10_000, b.minimums(cands, search, 10_000),
+                             clock=clock, row_play=play.first_row, search=search)
+    assert pk.policy == "pimc:w=8" and pk.table.policy == "expert"
+    assert [t.policy for t in pk.trials] == ["pimc", "pimc:w=8"]   # strongest first, row alone
+    assert [t.policy for t in pk.table.trials] == cands[:3]
+    assert n >= b.MIN_SEARCH_SAMPLES and res[0].shape == (31, n)
+    # samples 0 .. n-1 in every row; the first row the searching player's, the rest expert's
+    assert list(res[0][0]) == [10 * i for i in range(n)]
+    assert list(res[0][30]) == [10 * i + 30 for i in range(n)]
+    assert set(res[1][0]) == {sorted(cost).index("pimc:w=8")}
+    assert set(res[1][1:].ravel()) == {sorted(cost).index("expert")}
+    # the table player's own table on the same samples, for the comparison
+    assert pk.table_result[0].shape == (31, n) and set(pk.table_result[1][0]) == {
+        sorted(cost).index("expert")}
+    # the first row was played alone (1 row) by the searching players only; their whole
+    # table, guessed as 31 first rows, does not fit: never piloted (one pimc sample of it
+    # would cost 5 s, a quarter of the budget)
+    assert {c[0] for c in play.calls if c[3] == 1} == {"pimc", "pimc:w=8"}
+    assert not [c for c in play.calls if c[3] == 31 and c[2] > 0 and c[0] in search]
+    assert [t.samples for t in pk.table.trials[:2]] == [0, 0]
+    assert took <= 20.0 + 2 * b.CHUNK_SECONDS
+    lines = b.players_line("pimc:w=8 in every seat", n, "deal", took, 20.0, pk,
+                           "expert in every seat", "'policy decides'")
+    assert lines[0].startswith("players: pimc:w=8 in every seat for 'policy decides', expert "
+                               "in every seat for the choice table; ")
+    assert lines[1].startswith("(no searching player fits all 31 choices (pimc about ")
+    assert "pimc not even 'policy decides' alone" in lines[1]
+    assert "so pimc:w=8 plays 'policy decides' alone" in lines[1] and len(lines) == 2
+
+
+def test_the_whole_table_is_kept_when_a_search_fits_it_or_none_fits_the_first_row():
+    cands = ["pimc", "expert", "heuristic"]
+    search = ("pimc",)
+    for cost, row_cost, taken in (
+            ({"pimc": 0.01, "expert": 1e-3, "heuristic": 1e-5}, None, "pimc"),
+            ({"pimc": 1.0, "expert": 1e-3, "heuristic": 1e-5},
+             {"pimc": 0.5, "expert": 1e-4, "heuristic": 1e-6}, "expert")):
+        clock = Clock()
+        play = table_play(clock, cost, 5, row_cost)
+        pk, res, n, _ = b.run(cands, play, 20.0, 2, 10_000, b.minimums(cands, search, 10_000),
+                              clock=clock, row_play=play.first_row, search=search)
+        assert pk.policy == taken and pk.table is None and res[0].shape == (5, n)
+        assert set(res[1].ravel()) == {sorted(cost).index(taken)}
+
+
+def test_every_candidate_is_warmed_and_the_pilot_does_not_count_it():
+    clock = Clock()
+    cost = {"pimc": 0.05, "expert": 1e-3, "heuristic": 1e-5}
+    loaded = set()
+
+    def play(policy, first, n):
+        if policy not in loaded:        # the first call compiles: a minute
+            loaded.add(policy)
+            clock.now += 60.0
+        clock.now += cost[policy] * n
+        x = np.arange(first, first + n)
+        return np.stack([x, x % 2]), x % 2
+    pk = b.pick(["pimc", "expert", "heuristic"], play, 20.0, 2, 10_000, clock=clock)
+    assert loaded == {"pimc", "expert", "heuristic"}
+    assert pk.trials[0].per_sample == pytest.approx(cost["pimc"])
+    assert pk.policy == "pimc" and pk.fits and pk.target >= b.MIN_SAMPLES

@@ -200,11 +200,11 @@ def test_a_bad_player_in_analyse_is_one_line_naming_the_world(bots, invoke):
     assert "returned 'play'" in line
 
 
-def test_hand_names_the_commands_python_players_run_in(bots, invoke):
-    r = invoke("hand", "schnapsen", "--hand", "AH TH KH QH JC", "--policy", "mybots:Greedy",
-                "--deals", 5)
-    assert r.exit_code != 0 and "Traceback" not in r.output
-    assert "Python players run in simulate, tournament, play and analyse" in r.output
+def test_the_batch_kernels_name_the_commands_python_players_run_in():
+    g = get_game("schnapsen")
+    with pytest.raises(RulesError, match="Python players run in simulate, sweep, compare, "
+                                         "hand, tournament, play and analyse"):
+        g.policy_ids("mybots:Greedy,heuristic", g.build_rules())
 
 
 def test_play_takes_a_python_bot_and_its_errors_are_one_line(bots, invoke, tmp_path):

@@ -9,7 +9,8 @@ heuristic's response to the scoring rules.
   (hand sizes, suits shown missing); pimc's choice does not depend on the hidden
   cards, is reproducible, and a batch with pimc is the same however it is chunked;
 - the API accepts pimc names and gives ``open_values``;
-- the heuristic's choices respond to limit, pairs and all_bust.
+- the heuristic's choices respond to limit, pairs and all_bust;
+- the heuristic read straight from the state (pimc's playouts) is the heuristic.
 """
 import numpy as np
 import pytest
@@ -19,13 +20,14 @@ from conftest import needs_two_threads
 from simcore.bits import bounded, next_u64
 from simcore.errors import RulesError
 from simcore.games.schadenfreude import GAME
-from simcore.games.schadenfreude.engine import (MAX_SEATS, PLAYING, S_HAND, S_PLAYED, S_SCORE,
-                                                S_STATUS, S_TO_MOVE, S_TRICK_NUM, S_VOID,
-                                                STATE_SIZE, apply_action, init_game,
-                                                legal_cards)
+from simcore.games.schadenfreude.engine import (MAX_SEATS, OBS_SIZE, PLAYING, S_HAND, S_PLAYED,
+                                                S_SCORE, S_STATUS, S_TO_MOVE, S_TRICK_NUM,
+                                                S_VOID, STATE_SIZE, apply_action, init_game,
+                                                legal_cards, observe)
 from simcore.games.schadenfreude.pimc import choose_search
 from simcore.games.schadenfreude.pimc_params import PIMC_CARDS, PIMC_STOP, PIMC_WORLDS
-from simcore.games.schadenfreude.policies import choose, parse_policy, policy_name
+from simcore.games.schadenfreude.policies import (choose, heuristic_action, heuristic_on_state,
+                                                  parse_policy, policy_name)
 from simcore.games.schadenfreude.rules import R_HAND, R_LIMIT, R_PLAYERS, rules_array
 from simcore.games.schadenfreude.solver import (evaluate, maxn_plain, new_work, sample_world,
                                                 solve)
@@ -268,3 +270,42 @@ def test_heuristic_responds_to_the_scoring_rules():
         other = _heuristic_choices(_rules(4, assign), positions)
         changed = sum(x != y for x, y in zip(mine, other))
         assert changed >= 5, assign
+
+
+@njit(cache=True)
+def _state_heuristic_differs(r, seed, count):
+    """Over ``count`` random games played to their end by random cards (random scores
+    below the limit): how many decisions with two or more legal cards
+    ``heuristic_on_state`` answered differently from ``heuristic_action`` of the seat's
+    observation, and how many such decisions there were."""
+    st = np.empty(STATE_SIZE, np.int64)
+    obs = np.empty(OBS_SIZE, np.int64)
+    rng = np.uint64(seed)
+    bad = 0
+    seen = 0
+    for i in range(count):
+        init_game(r, st, seed, i)
+        for p in range(r[R_PLAYERS]):
+            rng, s = bounded(rng, r[R_LIMIT] + 1)
+            st[S_SCORE + p] = s
+        while st[S_STATUS] == PLAYING:
+            m = legal_cards(st)
+            if popcount(m) > 1:
+                observe(r, st, st[S_TO_MOVE], obs)
+                seen += 1
+                if heuristic_on_state(r, st) != heuristic_action(r, obs):
+                    bad += 1
+            rng, j = bounded(rng, popcount(m))
+            apply_action(r, st, kth_bit(m, j))
+    return bad, seen
+
+
+@pytest.mark.parametrize("players,assign", [
+    (4, ()), (3, ("pairs=keep", "limit=25")), (5, ("limit=20", "all_bust=highest")),
+])
+def test_heuristic_on_state_is_the_heuristic(players, assign):
+    """pimc's playouts read the heuristic's card straight from the state: the same card as
+    the heuristic given the seat's observation, on every decision of 300 random rounds."""
+    r = rules_array(_rules(players, *assign))
+    bad, seen = _state_heuristic_differs(r, np.uint64(11 + players), 300)
+    assert bad == 0 and seen > 1000

@@ -85,11 +85,13 @@ def test_goal_deal_ranks_by_worlds_won_then_points():
             apply_action(r, st, acts[rand.integers(n)])
         if st[S_PHASE] in (OVER, AFTER_LAST) or legal_actions(r, st, acts) - 1 < 2:
             continue
+        # every argument given, as the policy gives them: a call leaving defaults out
+        # would be a specialization of its own, compiled again
         for deal in (True, False):
             want, score = _reference(r, st, 6, ref_work, deal)
-            assert pimc_choose(r, st.copy(), 6, work, deal) == want, (i, deal, score)
-        a_deal = pimc_choose(r, st.copy(), 6, work, True)
-        differ += a_deal != pimc_choose(r, st.copy(), 6, work, False)
+            assert pimc_choose(r, st.copy(), 6, work, deal, True, 0) == want, (i, deal, score)
+        a_deal = pimc_choose(r, st.copy(), 6, work, True, True, 0)
+        differ += a_deal != pimc_choose(r, st.copy(), 6, work, False, True, 0)
         checked += 1
     assert checked >= 200, checked
     # the goal matters: some positions' best mean game points is not the safest win
@@ -158,7 +160,7 @@ def test_marriage_claim_0_searches_and_plays_without_the_claim_after_a_marriage(
         differ += solve(r, st, seat, work) != got
         if st[S_STEP] == T_MARRIED and legal_actions(r, st, acts) - 1 >= 2:
             at_marriage += 1
-            a = pimc_choose(r, st.copy(), 2, work, True, False)
+            a = pimc_choose(r, st.copy(), 2, work, True, False, 0)
             assert a != A_CLAIM and a in acts[:MAX_LEGAL]
         checked += 1
         if checked == 300:

@@ -28,7 +28,7 @@ def _card_states(variant, deals, seed=5):
     out = []
     for i in range(deals):
         st = np.zeros(STATE_SIZE, np.int64)
-        py_init_game(r, st, np.uint64(seed), i)
+        py_init_game(r, st, seed, i)
         while st[ST_PHASE] != P_DONE:
             if st[ST_PHASE] == P_PLAY and bin(int(legal_cards(st))).count("1") > 1:
                 out.append(st.copy())

@@ -35,6 +35,16 @@ nearly free; the cheaper searching ones are not, and are left out) and
 :func:`sensitivity` says, worded as evidence, whether their answer differs from the
 strong one (a paired test on the same samples, Holm across the cheaper players).
 
+Every candidate's kernels are loaded before the budget's clock starts (:func:`warm`: a
+call that plays no sample), so a compile is not timed as the player's play.
+
+**A table of many choices** (a hand's start choices, each a row played on every deal)
+may fit no searching player whole although one fits its first row ("policy decides",
+the headline answer).  :func:`run` then lets that one play the first row alone and the
+fast player taken for the table play every row on the same samples (:func:`pick_row`);
+a searching player's whole table is guessed from its first row's pilot and not piloted
+where the guess cannot fit (:class:`RowPilots`).
+
 A *sample* is a deal (``hand``) or a world (``analyse``); ``play(policy, first, n)``
 plays samples ``first .. first + n - 1`` and returns a tuple of arrays whose last axis
 is the sample.  This module times and joins; it knows nothing of games.
@@ -112,6 +122,10 @@ class Pick:
     #: wall-clock time (``clock()``) at which the budget started
     started: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: set when this pick plays the first row alone (see :func:`run`): the pick of the
+    #: player that plays the whole table on the same samples, and its result there
+    table: "Pick | None" = None
+    table_result: tuple | None = None
 
 
 def check_budget(seconds: float) -> float:
@@ -163,31 +177,64 @@ def estimate(per_sample: float, done: int, remaining: float, threads: int) -> in
     return done + int(remaining * speed)
 
 
-def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-         min_samples=MIN_SAMPLES, clock=time.perf_counter) -> Pick:
-    """Pilot ``candidates`` (strongest first) and take the first whose sample in the
-    budget reaches its minimum (``min_samples``: one for all, or one per candidate as
-    :func:`minimums` gives; the cap, if smaller); the last (cheapest) is taken anyway,
-    with ``fits`` False when even it falls short."""
+def _needs(candidates, min_samples, cap: int) -> list[int]:
+    """The sample each candidate must reach (``min_samples``: one for all or one each),
+    the cap if smaller."""
     needs = ([min(min_samples, cap)] * len(candidates) if isinstance(min_samples, int)
              else [min(m, cap) for m in min_samples])
     if len(needs) != len(candidates):
         raise ValueError("one minimum per candidate")
-    play(candidates[-1], 0, 1)      # loads (or compiles) the kernels: not the players' time
-    started = clock()
+    return needs
+
+
+def warm(play: Play, candidates) -> None:
+    """Load (or compile) the kernels of every candidate: ``play(policy, 0, 0)``, a call
+    that plays no sample (a cold cache compiles for minutes, which a pilot must not
+    count as the player's time)."""
+    for policy in dict.fromkeys(candidates):
+        play(policy, 0, 0)
+
+
+def pilot(play: Play, policy: str, cap: int, seconds: float, clock=time.perf_counter):
+    """Samples 0, 1, 2 .. of ``policy`` on one thread in doubling chunks (1, 1, 2, 4 ..)
+    until ``seconds`` are spent or ``cap`` reached: ``(parts, samples, seconds spent)``."""
+    parts, done, spent = [], 0, 0.0
+    n = 1
+    while True:
+        t0 = clock()
+        parts.append(play(policy, done, n))
+        spent += clock() - t0
+        done += n
+        if spent >= seconds or done >= cap:
+            return parts, done, spent
+        n = min(done, cap - done)
+
+
+def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
+         min_samples=MIN_SAMPLES, clock=time.perf_counter, started: float | None = None,
+         guess=None) -> Pick:
+    """Pilot ``candidates`` (strongest first) and take the first whose sample in the
+    budget reaches its minimum (``min_samples``: one for all, or one per candidate as
+    :func:`minimums` gives; the cap, if smaller); the last (cheapest) is taken anyway,
+    with ``fits`` False when even it falls short.  The kernels are loaded first and the
+    budget starts after (or at ``started``, where the caller did so).  ``guess(policy)``,
+    where given, estimates a candidate's seconds a sample (None: no estimate); one whose
+    estimate does not fit is passed over without a pilot (a single sample of a slow
+    search of a large table can cost many pilots' time)."""
+    needs = _needs(candidates, min_samples, cap)
+    if started is None:
+        warm(play, candidates)      # not the players' time: before the budget starts
+        started = clock()
     pilot_cap = max(budget * PILOT_SHARE, 1e-3)
     trials = []
     for k, (policy, need) in enumerate(zip(candidates, needs)):
-        parts, done, spent = [], 0, 0.0
-        n = 1
-        while True:
-            t0 = clock()
-            parts.append(play(policy, done, n))
-            spent += clock() - t0
-            done += n
-            if spent >= pilot_cap or done >= cap:
-                break
-            n = min(done, cap - done)
+        per = guess(policy) if guess is not None and k < len(candidates) - 1 else None
+        if per is not None:
+            fit = min(cap, estimate(per, 0, budget - (clock() - started), threads))
+            if fit < need:
+                trials.append(Trial(policy, 0, per, fit, need))
+                continue
+        parts, done, spent = pilot(play, policy, cap, pilot_cap, clock)
         remaining = budget - (clock() - started)
         fit = min(cap, estimate(spent / done, done, remaining, threads))
         trials.append(Trial(policy, done, spent, fit, need))
@@ -195,6 +242,65 @@ def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: in
         if fit >= need or last:
             return Pick(policy, trials, join(parts), fit, need, fit >= need, started)
     raise ValueError("no candidates")
+
+
+def estimate_pair(per_row: float, row_done: int, per_table: float, table_done: int,
+                  remaining: float, threads: int) -> int:
+    """Samples that fit when one player plays the first row and another the whole table
+    on the same samples: ``row_done`` and ``table_done`` of them played already (the
+    pilots), the rest at ``per_row`` and ``per_table`` seconds a sample on one thread,
+    in ``remaining`` seconds on ``threads`` threads."""
+    work = max(remaining, 0.0) * max(1.0, threads * EFFICIENCY)
+    if per_row + per_table <= 0:
+        return 10**12
+    n = (work + row_done * per_row + table_done * per_table) / (per_row + per_table)
+    if n < table_done:      # the table's pilot covers them: the first row's cost alone
+        n = min(table_done, row_done + (work / per_row if per_row > 0 else 10**12))
+    return max(row_done, int(n))
+
+
+class RowPilots:
+    """Pilots of searching players on the first row alone (``row_play``), each played
+    once when first asked for (:func:`pilot`), kept for :func:`pick_row`."""
+
+    def __init__(self, row_play: Play, rows: int, cap: int, seconds: float, clock):
+        self.row_play, self.rows, self.cap, self.seconds, self.clock = (row_play, rows, cap,
+                                                                        seconds, clock)
+        self.done: dict[str, tuple] = {}
+
+    def __call__(self, policy: str) -> tuple:
+        """``(parts, samples, seconds)`` of ``policy``'s pilot on the first row."""
+        if policy not in self.done:
+            self.done[policy] = pilot(self.row_play, policy, self.cap, self.seconds, self.clock)
+        return self.done[policy]
+
+    def table_guess(self, policy: str) -> float:
+        """The seconds a sample of the whole table costs ``policy``, guessed as the rows
+        times its first row's (the first row, where the player decides for itself,
+        costs at least as much as a fixed choice's row)."""
+        _, done, spent = self(policy)
+        return self.rows * spent / done
+
+
+def pick_row(table: Pick, rungs: list[str], needs: list[int], pilots: RowPilots,
+             budget: float, threads: int, cap: int, clock=time.perf_counter) -> Pick | None:
+    """After ``table`` (:func:`pick` over the whole table) took a fast player: the first
+    of ``rungs`` (searching players, strongest first) whose pilot on the first row alone
+    (``pilots``) says that it, and ``table``'s player on the whole table, reach its
+    minimum (``needs``) on the same samples in what is left of the budget; None when
+    none does."""
+    fast = table.trials[-1]
+    trials = []
+    for policy, need in zip(rungs, needs):
+        parts, done, spent = pilots(policy)
+        remaining = budget - (clock() - table.started)
+        fit = min(cap, estimate_pair(spent / done, done, fast.per_sample, fast.samples,
+                                     remaining, threads))
+        trials.append(Trial(policy, done, spent, fit, need))
+        if fit >= need:
+            return Pick(policy, trials, join(parts), fit, need, True, table.started,
+                        table=table)
+    return None
 
 
 def play_until(play: Play, policy: str, first: int, target: int, threads: int,
@@ -248,10 +354,35 @@ def play_all(play: Play, policy: str, n: int, threads: int, per_sample: float = 
 
 
 def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-        min_samples=MIN_SAMPLES, clock=time.perf_counter):
+        min_samples=MIN_SAMPLES, clock=time.perf_counter, row_play: Play | None = None,
+        search=()):
     """The whole budgeted run: :func:`pick`, then the taken candidate played on to its
-    target or the deadline.  Returns ``(pick, result, samples, seconds)``."""
-    p = pick(candidates, play, budget, threads, cap, min_samples, clock)
+    target or the deadline.  Returns ``(pick, result, samples, seconds)``.
+
+    ``play``'s results may be tables (each array rows x samples, the first row the
+    headline answer: a hand's "policy decides") and ``row_play`` the same players on the
+    first row alone.  Then, when no searching candidate (in ``search``) fits the whole
+    table but one fits the first row alone (:func:`pick_row`), that one plays the first
+    row (what the player itself would do: the headline answer) and the fast player
+    taken for the table plays the whole table on the same samples; the result is the
+    table with the first row the searching player's, the returned pick the first row's
+    (``pick.table``: the table's, ``pick.table_result``: its own whole table)."""
+    rungs = [c for c in candidates if c in search]
+    if row_play is None or not rungs:
+        p = pick(candidates, play, budget, threads, cap, min_samples, clock)
+    else:
+        warm(play, candidates)
+        rows = play(candidates[-1], 0, 0)[0].shape[0]
+        started = clock()
+        pilots = RowPilots(row_play, rows, cap, max(budget * PILOT_SHARE, 1e-3), clock)
+        p = pick(candidates, play, budget, threads, cap, min_samples, clock, started,
+                 lambda c: pilots.table_guess(c) if c in rungs else None)
+        if p.policy not in search:
+            needs = _needs(candidates, min_samples, cap)
+            h = pick_row(p, rungs, [needs[candidates.index(c)] for c in rungs], pilots,
+                         budget, threads, cap, clock)
+            if h is not None:
+                return _run_row(h, play, row_play, budget, threads, clock)
     first = p.trials[-1].samples
     rest = play_until(play, p.policy, first, p.target, threads, p.started + budget,
                       p.trials[-1].per_sample, clock)
@@ -260,10 +391,33 @@ def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int
     return p, result, n, clock() - p.started
 
 
+def _run_row(h: Pick, play: Play, row_play: Play, budget: float, threads: int, clock):
+    """:func:`run`'s split: ``h``'s player on the first row to its target or the
+    deadline (the time the table's player needs for its share kept back), then the
+    table's player on the whole table over exactly those samples."""
+    fast = h.table.trials[-1]
+    reserve = max(0, h.target - fast.samples) * fast.per_sample / max(1.0, threads * EFFICIENCY)
+    rest = play_until(row_play, h.policy, h.trials[-1].samples, h.target, threads,
+                      h.started + budget - reserve, h.trials[-1].per_sample, clock)
+    row = h.pilot if rest is None else join([h.pilot, rest])
+    n = row[0].shape[-1]
+    more = play_until(play, h.table.policy, fast.samples, n, threads, None, fast.per_sample,
+                      clock)
+    table = h.table.pilot if more is None else join([h.table.pilot, more])
+    table = tuple(a[..., :n] for a in table)
+    h.table_result = table
+    return h, tuple(np.concatenate([r[:1], t[1:]], axis=0) for r, t in zip(row, table)), n, \
+        clock() - h.started
+
+
 def players_line(who: str, samples: int, noun: str, seconds: float, budget: float,
-                 pick_: Pick) -> list[str]:
+                 pick_: Pick, table_who: str = "", row: str = "the first row") -> list[str]:
     """The first lines of a budgeted answer: who played, how many samples in how long,
-    and which stronger candidates did not fit."""
+    and which stronger candidates did not fit; where the pick plays the first row alone
+    (``pick_.table``, see :func:`run`), who played which (``table_who``: the table's
+    players, ``row``: the first row's name) and in one line why."""
+    if pick_.table is not None:
+        return _split_lines(who, samples, noun, seconds, budget, pick_, table_who, row)
     lines = [f"players: {who}, {counted(samples, noun)} in {seconds:.0f} s of the "
              f"{budget:g} s budget"]
     why = []
@@ -277,6 +431,22 @@ def players_line(who: str, samples: int, noun: str, seconds: float, budget: floa
         lines.append(f"(even {pick_.policy} fits fewer than {counted(pick_.need, noun)}: "
                      "the intervals are wide)")
     return lines
+
+
+def _split_lines(who, samples, noun, seconds, budget, pick_: Pick, table_who, row):
+    """:func:`players_line` of a first-row pick: two lines."""
+    t = pick_.table
+    rows = t.pilot[0].shape[0]
+    table_short = "; ".join(f"{x.policy} about {counted(x.fit, noun)} of the {x.need:,}"
+                            for x in t.trials[:-1])
+    row_short = "".join(f"; {x.policy} not even {row} alone, about {counted(x.fit, noun)}"
+                        for x in pick_.trials[:-1])
+    return [f"players: {who} for {row}, {table_who} for the choice table; "
+            f"{counted(samples, noun)} in {seconds:.0f} s of the {budget:g} s budget",
+            f"(no searching player fits all {rows} choices ({table_short}{row_short}), so "
+            f"{pick_.policy} plays {row} alone, what it would do itself, and {t.policy} every "
+            f"choice on the same {noun}s; a larger --budget or --policy for one player "
+            "throughout)"]
 
 
 def paired_rate(strong: np.ndarray, cheap: np.ndarray) -> tuple[float, float, float, float]:

@@ -12,6 +12,7 @@ deals (paired).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -188,12 +189,21 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
         return Answer(names, res, cap, took,
                       [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
     cands, search = candidates(g, rules)
+    row_play = getattr(play, "first_row", None)
     pk, res, n, took = b.run(cands, play, budget, threads, cap,
-                             b.minimums(cands, search, cap), clock=clock)
+                             b.minimums(cands, search, cap), clock=clock, row_play=row_play,
+                             search=search)
     names = g.policy_ids(pk.policy.split(","), rules)[0]
-    lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
-    cheap = []
-    for q in cands[cands.index(pk.policy) + 1:]:
+    cheap, after = [], pk.policy
+    if pk.table is not None:        # the searching player played the first row alone
+        after = pk.table.policy
+        cheap.append((after, pk.table_result))
+        lines = b.players_line(who_plays(names), n, noun, took, budget, pk,
+                               who_plays(g.policy_ids(after.split(","), rules)[0]),
+                               play.row)
+    else:
+        lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
+    for q in cands[cands.index(after) + 1:]:
         if q not in search:         # the fast ones only: a cheaper search costs minutes
             cheap.append((q, b.play_all(play, q, n, threads)))
     lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
@@ -203,13 +213,84 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
 
 def hand_play(g, mod, rules, setup_: HandSetup, seed: int):
     """``play(policy, first, n)`` for :func:`budgeted`: deals ``first .. first + n - 1`` of
-    the hand played by ``policy`` (the game's ``hand.play``)."""
+    the hand played by ``policy`` (the game's ``hand.play``), every choice a row.  With
+    more than one choice, ``play.first_row`` plays the first choice alone (the same deals
+    and players: what the player itself would do) and ``play.row`` names it."""
     ids = {}
 
-    def play(policy, first, n):
+    def player(policy):
         if policy not in ids:
             ids[policy] = g.policy_ids(policy.split(","), rules)[1]
-        return mod.play(rules, setup_, ids[policy], seed, first, n)
+        return ids[policy]
+
+    def play(policy, first, n):
+        return mod.play(rules, setup_, player(policy), seed, first, n)
+    if len(setup_.choices) > 1:
+        alone = dataclasses.replace(setup_, choices=setup_.choices[:1])
+
+        def first_row(policy, first, n):
+            return mod.play(rules, alone, player(policy), seed, first, n)
+        play.first_row = first_row
+        play.row = f"'{setup_.choices[0].label}'"
+    return play
+
+
+def _word(x) -> np.uint64:
+    """A random stream's state as the kernels hold it (numba hands a uint64 back to
+    Python as an int, negative when it was typed int64)."""
+    return np.uint64(int(x) & 0xFFFF_FFFF_FFFF_FFFF)
+
+
+def user_hand_play(g, mod, rules, setup_: HandSetup, seed: int, policy: str,
+                   timeout: float | None = None):
+    """``play(policy, first, n)`` for :func:`budgeted` when ``policy`` names Python players
+    (``MODULE:ATTR``): deals ``first .. first + n - 1`` completed as ``hand_play``'s are
+    (the game's ``start_from_slots`` from the same stream), each played once with the
+    owner's start left to its player (the first choice, ``policy decides``), driven
+    through the Engine API on this thread (``simcore.players.decider``: a Python player's
+    randomness seeded by (seed, deal, seat), its failure one line naming it, the deal and
+    the actions before).  Scores and wins are 1 x n, as the first row of ``hand_play``'s."""
+    from ..players import DEFAULT_TIMEOUT, decider, resolve, watchdog
+    eng = g.engine(rules)
+    seats = resolve(eng, g, rules, split_policies(g, policy))
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    r = g.rulebook.rules_array(rules)
+    size = len(eng.new(0, 0))
+    accepts = getattr(mod, "accepts", lambda su, st: True)
+    tries = getattr(mod, "MAX_TRIES", 1)
+
+    def start(index):
+        """Deal ``index``'s start, as the game's ``play_hands`` completes it."""
+        slots = np.empty(len(setup_.template), np.int64)
+        scratch = np.empty(max(1, len(setup_.free)), np.int64)
+        st = np.empty(size, np.int64)
+        rng = _word(deal_stream(np.uint64(seed), index))
+        for _ in range(tries):
+            rng = _word(complete(setup_.template, setup_.free, rng, slots, scratch))
+            mod.start_from_slots(r, st, slots, setup_.extra[mod.START_SEAT], rng)
+            if accepts(setup_, st):
+                return st
+        raise TricksimError(f"impossible: no completion of deal {index} fits this hand "
+                            f"({tries:,} tried)")
+
+    def position(index, deal, done):
+        return (f"deal {index} of this hand (--seed {seed}) after {counted(done, 'action')} "
+                "of its play")
+
+    def play(text, first, n):
+        scores = np.zeros((1, n), np.int64)
+        wins = np.zeros((1, n), np.int64)
+        with watchdog():
+            for i in range(n):
+                st = start(first + i)
+                decide = decider(eng, seed, first + i, seats, timeout, position)
+                done = 0
+                while not eng.deal_over(st):
+                    a = decide(st, eng.to_move(st), 0, done)
+                    done += eng.action_to_record(st, a) is not None
+                    eng.apply(st, a)
+                scores[0, i], wins[0, i] = mod.outcome(eng, st, setup_.seat)
+        return scores, wins, np.full((1, n), -1, np.int64)
     return play
 
 
@@ -487,6 +568,10 @@ def _playout(eng, g, sampler, acts, seat: int, outcome):
     ``seat``, one row per action."""
     def play(text, first, n):
         names = eng.policy_list(split_policies(g, text))
+        if n == 0:      # budget.warm: one decision each loads the players' kernels
+            for name in dict.fromkeys(names):
+                eng.choose(name, sampler.st.copy())
+            return np.zeros((len(acts), 0), np.int64), np.zeros((len(acts), 0), np.int64)
         have = max(sampler.upto(first + n), first)
         scores = np.zeros((len(acts), have - first), np.int64)
         wins = np.zeros((len(acts), have - first), np.int64)
@@ -528,8 +613,14 @@ def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: in
     players (``MODULE:ATTR``): each world's play-out driven through the Engine API,
     a Python player's randomness seeded by (seed, world, seat), its failures one line
     naming the player, the world and the position (``where``)."""
-    from ..players import DEFAULT_TIMEOUT, PythonPlayer, resolve, user_action, watchdog
+    from ..players import DEFAULT_TIMEOUT, decider, resolve, watchdog
     seats = resolve(eng, g, rules, split_policies(g, policy))
+
+    def after(a):
+        """The position text of a failure in a world played on from action ``a``."""
+        return lambda index, deal, done: (f"world {index} of {where}, after "
+                                          f"{eng.describe(a)} and {done - 1} more action"
+                                          f"{'s' if done != 2 else ''}")
 
     def play(text, first, n):
         have = max(sampler.upto(first + n), first)
@@ -540,24 +631,10 @@ def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: in
                 for j, a in enumerate(acts):
                     x = w.copy()
                     eng.apply(x, a)
+                    decide = decider(eng, seed, first + i, seats, DEFAULT_TIMEOUT, after(a))
                     done = 1
-                    rngs = {}
-                    calls = {}
                     while not eng.deal_over(x):
-                        p = eng.to_move(x)
-                        s = seats[p]
-                        if isinstance(s, PythonPlayer):
-                            if p not in calls:
-                                calls[p] = s.for_game()
-                                rngs[p] = np.random.default_rng([int(seed), first + i, p])
-                            at = (f"player {s.name} (seat {p}) in world {first + i} of {where}, "
-                                  f"after {eng.describe(a)} and {done - 1} more action"
-                                  f"{'s' if done != 2 else ''}")
-                            act = user_action(eng, s, calls[p], x, p, rngs[p], first + i, at,
-                                              DEFAULT_TIMEOUT)
-                        else:
-                            act = eng.choose(s, x)
-                        eng.apply(x, act)
+                        eng.apply(x, decide(x, eng.to_move(x), 0, done))
                         done += 1
                     scores[j, i], wins[j, i] = outcome(eng, x, seat)
         return scores, wins

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TricksimError
+from ..players import is_user_policy, player_names
 from ..registry import get_game
 from ..running.settings import RunSettings
 from ..statistics.stats import holm, markdown_table, write_csv, write_text
@@ -59,7 +60,7 @@ def parse_players(game: str, text: str, rules, option: str) -> list[str]:
     for an unknown player."""
     g = get_game(game)
     try:
-        names, _ = g.policy_ids(text, rules)
+        names = player_names(g, rules, text)
     except TricksimError as exc:
         raise TricksimError(f"{option} {text}: {exc}") from None
     return names
@@ -76,13 +77,14 @@ def parse_skill(game: str, text: str, rules) -> tuple[str, str]:
         raise TricksimError(f"--skill {text}: give two players, STRONG,WEAK (e.g. "
                             "expert,heuristic); players: " + ", ".join(g.policies))
     try:
-        canon = [g.policy_name(g.parse_policy(n)) for n in names]
+        canon = [n if is_user_policy(n) else g.policy_name(g.parse_policy(n)) for n in names]
     except ValueError as exc:
         raise TricksimError(f"--skill {text}: {exc}") from None
     if canon[0] == canon[1]:
         raise TricksimError(f"--skill {text}: STRONG and WEAK are the same player; "
                             "the edge of a player over itself is 0")
-    g.policy_ids([canon[0]], rules)
+    for name in canon:                  # fits the rules; a Python player loads
+        player_names(g, rules, [name])
     return canon[0], canon[1]
 
 
@@ -343,7 +345,7 @@ def skill_edges(game: str, rules, strong: str, weak: str, settings: RunSettings,
     from .rotation import group_per_game, play_rotations, rotations
     g = get_game(game)
     n = g.seats(rules)
-    names, _ = g.policy_ids([strong] + [weak] * (n - 1), rules)
+    names = player_names(g, rules, [strong] + [weak] * (n - 1))
     shifts = rotations(names)
     runs = play_rotations(game, rules, names, shifts, settings.replace(summary_only=False),
                           progress=progress, executor=executor, offset=offset, total=total)
@@ -410,7 +412,7 @@ def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSetti
 def set_rotations(g, rules, strong, weak) -> list[int]:
     """The rotations a skill run of ``strong`` and ``weak`` plays under ``rules``."""
     from .rotation import rotations
-    names, _ = g.policy_ids([strong] + [weak] * (g.seats(rules) - 1), rules)
+    names = player_names(g, rules, [strong] + [weak] * (g.seats(rules) - 1))
     return rotations(names)
 
 

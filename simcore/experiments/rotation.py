@@ -34,7 +34,8 @@ from scipy import stats as _st
 
 from ..errors import TricksimError
 from ..registry import get_game
-from ..running.runner import RunResult, simulate
+from ..players import play_run, uses_python
+from ..running.runner import RunResult
 from ..running.settings import UNSET, RunSettings, settings_from
 from ..running.checkpoint import recorded_seed
 from ..statistics.stats import MIN_PAIRED_GAMES, paired_test
@@ -219,10 +220,10 @@ def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
                     progress(done + d, total)
 
             folder = None if out is None else Path(out) / "rotations" / f"r{r}"
-            if ex.description.get("executor") != "dask":
+            if ex.description.get("executor") != "dask" and not uses_python(pols):
                 g.run_chunk(rules, g.policy_ids(pols, rules)[1], settings.seed, 0, 1,
                             summary_only=settings.summary_only)
-            runs.append(simulate(game, rules, pols, settings=settings, progress=step,
+            runs.append(play_run(game, rules, pols, settings, step, f"rotation {r}",
                                  out=folder, executor=ex))
             played[tuple(pols)] = runs[-1]
     return runs

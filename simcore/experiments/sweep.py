@@ -18,9 +18,10 @@ import pandas as pd
 from scipy import stats as _st
 
 from ..errors import TricksimError
+from ..players import check_local, is_user_policy, play_run, player_names, uses_python
 from ..registry import get_game
 from ..options import RuleSet
-from ..running.runner import RunResult, simulate
+from ..running.runner import RunResult
 from ..running.settings import UNSET, RunSettings, settings_from
 from ..statistics.stats import (fairness_note, holm, markdown_table, seat_test_p, write_csv,
                     write_parquet, write_text)
@@ -99,9 +100,10 @@ def parse_policy_values(game: str, raw: str) -> list[tuple[str, ...]]:
             continue
         names = tuple(n.strip() for n in text.split(","))
         for n in names:
-            if n not in g.policies:
+            if n not in g.policies and not is_user_policy(n):
                 raise TricksimError(f"unknown policy '{n}' in policy={raw}; policies of "
-                                    f"{game}: " + ", ".join(g.policies))
+                                    f"{game}: " + ", ".join(g.policies)
+                                    + ", or your Python player as MODULE:ATTR")
         values.append(names)
     if not values:
         raise TricksimError(f"policy= gives no policies; allowed: " + ", ".join(g.policies)
@@ -167,6 +169,8 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
     if POLICY in names and policies:
         raise TricksimError("--policy and --vary policy both given; use one")
     built = build_variants(game, vary, preset, rules_file, assignments, players, policies)
+    for assign, _ in built:
+        check_local(s, list(assign[POLICY]) if POLICY in assign else policies)
     seed = s.seed
     if seed is None and out is not None and s.resume:
         seed = recorded_seed(Path(out) / "variants")
@@ -188,9 +192,10 @@ def sweep(game: str, vary, preset=None, rules_file=None, assignments=(), players
                     progress(done + d, total)
 
             folder = None if out is None else Path(out) / "variants" / f"{i:03d}"
-            if executor.description.get("executor") != "dask":
+            if executor.description.get("executor") != "dask" and not uses_python(pols):
                 g.run_chunk(rules, g.policy_ids(pols, rules)[1], s.seed, 0, 1, summary_only=True)
-            runs.append(simulate(game, rules, pols, settings=s, progress=step, out=folder,
+            runs.append(play_run(game, rules, pols, s, step,
+                                 f"variant {variant_label(assign, book)}", out=folder,
                                  executor=executor))
     labels = [variant_label(a, book) for a, _ in built]
     table = _sweep_table(g, names, [a for a, _ in built], runs, labels, book)
@@ -221,8 +226,8 @@ def build_variants(game: str, vary, preset=None, rules_file=None, assignments=()
             rules = g.build_rules(preset, rules_file, list(assignments) + extra, players)
         except TricksimError as exc:
             raise TricksimError(f"variant {variant_label(assign, book)}: {exc}") from None
-        # check the policy list fits every variant first
-        g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies, rules)
+        # check the policy list fits every variant first (Python players: loaded)
+        player_names(g, rules, list(assign[POLICY]) if POLICY in assign else policies)
         built.append((assign, rules))
     return built
 
@@ -462,7 +467,7 @@ def parse_side(game: str, spec: str, players=None) -> tuple[RuleSet, list[str] |
                                 + "), a rules file, nor NAME=VALUE")
     rules = g.build_rules(preset, rules_file, assignments, players)
     if policies is not None:
-        g.policy_ids(policies, rules)
+        player_names(g, rules, policies)
     return rules, policies
 
 
@@ -658,8 +663,8 @@ def compare(game: str, rules_a: RuleSet, rules_b: RuleSet, policies=None, games=
     def step(offset):
         return (lambda d, _t: progress(offset + d, 2 * games)) if progress else None
 
-    run_a = simulate(game, rules_a, policies_a or policies, settings=s, progress=step(0))
-    run_b = simulate(game, rules_b, policies_b or policies, settings=s, progress=step(games))
+    run_a = play_run(game, rules_a, policies_a or policies, s, step(0), "rule set A")
+    run_b = play_run(game, rules_b, policies_b or policies, s, step(games), "rule set B")
     n = g.seats(rules_a)
     contract = run_a.contract
     a = contract.per_game(run_a.tables["games"])
@@ -687,16 +692,17 @@ def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress
     """``compare(..., rotate=True)``: both sides under every rotation (see compare)."""
     from ..running.cluster import open_executor
     from .rotation import group_per_game, play_rotations, policy_groups, rotations
+    from ..players import seat_names, seats_of
     g = get_game(game)
-    pa, _ = g.policy_ids(policies_a, rules_a)
-    pb, _ = g.policy_ids(policies_b, rules_b)
+    seats_a, seats_b = seats_of(g, rules_a, policies_a), seats_of(g, rules_b, policies_b)
+    pa, pb = seat_names(seats_a), seat_names(seats_b)
     shifts = rotations(pa, pb)
     total = 2 * s.games * len(shifts)
     with open_executor(s, None) as ex:
-        runs_a = play_rotations(game, rules_a, pa, shifts, s, progress=progress, executor=ex,
-                                total=total)
-        runs_b = play_rotations(game, rules_b, pb, shifts, s, progress=progress, executor=ex,
-                                offset=s.games * len(shifts), total=total)
+        runs_a = play_rotations(game, rules_a, seats_a, shifts, s, progress=progress,
+                                executor=ex, total=total)
+        runs_b = play_rotations(game, rules_b, seats_b, shifts, s, progress=progress,
+                                executor=ex, offset=s.games * len(shifts), total=total)
     contract = runs_a[0].contract
     rows = []
     groups = policy_groups(list(zip(pa, pb)))

@@ -38,8 +38,6 @@ class Game:
     rulebook: RuleBook
     policies: tuple[str, ...] = ("random",)
     description: str = ""
-    #: names of the tables ``run_chunk`` returns besides ``games``
-    extra_tables: tuple[str, ...] = ()
     #: cheap settings of the game's searching policies (``pimc:worlds=2``) that the
     #: conformance test plays on a few games; empty when no player searches
     search_policies: tuple[str, ...] = ()
@@ -96,9 +94,10 @@ class Game:
         names = self.policy_names(names, rules)
         for s in names:
             if is_user_policy(s):
-                raise RulesError(f"'{s}' is a Python player (MODULE:ATTR); Python players run "
-                                 "in simulate, tournament, play and analyse, driven from "
-                                 "Python, not in this command's batch kernels")
+                raise RulesError(f"'{s}' is a Python player (MODULE:ATTR); Python players "
+                                 "run in simulate, sweep, compare, hand, tournament, play and "
+                                 "analyse, driven from Python, not in this command's batch "
+                                 "kernels")
         try:
             ids = [self.parse_policy(s) for s in names]
         except ValueError as e:
@@ -131,6 +130,14 @@ class Game:
                   count: int, summary_only: bool = False) -> dict[str, dict[str, np.ndarray]]:
         """Play ``count`` games from index ``start`` (numba threads in parallel); with
         ``summary_only`` only their aggregates, ``{"aggregates": {...}}`` (see above)."""
+        raise NotImplementedError
+
+    def played_chunk(self, rules: RuleSet, start: int, scored: list) -> dict:
+        """``run_chunk``'s tables (not summary-only) for games ``start ..`` played outside
+        the kernels (Python players, ``simcore.players``): ``scored[g]`` holds game
+        ``start + g``'s scored states, one per deal (``Engine._play``'s ``scored``), the
+        last at the game's end.  ``aggregate``, ``summarize`` and ``frames`` take it as
+        they take a kernel chunk."""
         raise NotImplementedError
 
     def aggregate(self, chunk: dict, rules: RuleSet) -> dict[str, Any]:

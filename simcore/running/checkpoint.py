@@ -57,7 +57,6 @@ FORMAT = "tricksim-run"
 CHUNK_FORMAT = "tricksim-chunk"
 CHUNKS = "chunks"
 MANIFEST = "run.json"
-AGG_SUFFIX = ".agg.json"
 #: the largest run.json read when looking for the mark (ours are far smaller)
 MAX_MANIFEST_BYTES = 64 << 20
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 #: names of the settings (the keyword arguments ``simulate`` and friends accept)
 FIELDS = ("games", "seed", "threads", "chunk_size", "summary_only", "resume", "scheduler",
-          "workers", "dashboard", "connect_timeout")
+          "workers", "dashboard", "connect_timeout", "player_timeout")
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,8 @@ class RunSettings:
     (None: the default, or the resumed folder's); summary_only: keep running
     aggregates only; resume: continue an unfinished run folder of the same plan;
     scheduler / workers / dashboard / connect_timeout: the Dask cluster (see
-    ``simcore.running.cluster.open_executor``).
+    ``simcore.running.cluster.open_executor``); player_timeout: the seconds a Python
+    player (``simcore.players``) may take for one decision (None: no limit).
     """
 
     games: int = 10_000
@@ -35,6 +36,7 @@ class RunSettings:
     workers: int | None = None
     dashboard: bool = False
     connect_timeout: float | None = None
+    player_timeout: float | None = 10.0
 
     def __post_init__(self):
         check_settings(self)
@@ -83,6 +85,10 @@ def check_settings(s: "RunSettings") -> None:
     for name in ("summary_only", "resume", "dashboard"):
         if not isinstance(getattr(s, name), (bool, type(None))):
             raise ApiError(f"{name} must be True or False, not {getattr(s, name)!r}")
+    if s.player_timeout is not None and (isinstance(s.player_timeout, bool) or not isinstance(
+            s.player_timeout, (int, float)) or not s.player_timeout > 0):
+        raise ApiError(f"player_timeout must be a number of seconds above 0 or None, not "
+                       f"{s.player_timeout!r}")
     if s.scheduler is not None and not isinstance(s.scheduler, str):
         raise ApiError(f"scheduler must be an address string such as 'tcp://HOST:8786', "
                        f"not {s.scheduler!r}")

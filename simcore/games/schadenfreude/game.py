@@ -59,6 +59,20 @@ class Schadenfreude(Game):
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 
+    def played_chunk(self, rules, start, scored):
+        from .engine import (S_BUST, S_FIRST_LEADER, S_ROUND, S_SCORE, S_UNFINISHED,
+                             S_WINNER)
+        n = self.seats(rules)
+        finals = np.array([states[-1] for states in scored], np.int64).reshape(len(scored), -1)
+        return {"games": {
+            "rounds": finals[:, S_ROUND].astype(np.int32),
+            "scores": finals[:, S_SCORE:S_SCORE + n].astype(np.int32),
+            "winner": finals[:, S_WINNER].astype(np.int8),
+            "bust": finals[:, S_BUST].astype(np.uint8),
+            "unfinished": finals[:, S_UNFINISHED] != 0,
+            "first_leader": finals[:, S_FIRST_LEADER].astype(np.int8),
+            "index": np.arange(start, start + len(scored), dtype=np.int64)}}
+
     def _search_chunk(self, rules, policy_ids, seed, start, count):
         """``run_chunk``'s games table played with searching players, and how many
         decisions they took (``search_decisions``)."""

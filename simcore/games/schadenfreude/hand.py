@@ -25,6 +25,9 @@ WIN_MEANS = ("win = the owner ends the round with the highest round points alone
              "over the limit (the game's winner were it to end after this first round)")
 SCORE_UNIT = "score = the owner's round points"
 
+#: the ``HandSetup.extra`` entry ``start_from_slots`` takes (positions.user_hand_play)
+START_SEAT = "leader"
+
 
 @njit(cache=True, inline="always")
 def start_from_slots(r, st, slots, leader, rng):

@@ -81,9 +81,6 @@ def consistency_of(rules):
         # or worlds re-dealt by a sampler, keep an old order; only its cards must be cards)
         if not set(order) <= set(ordered):
             return "field deck holds a card that is not in the rules' deck"
-        dealt = 0
-        for c in order[:n * h]:
-            dealt |= 1 << c
         played = w[S_PLAYED]
         seen = played
         for p in range(n):

@@ -104,7 +104,7 @@ def _search_game(r, policies, seed, index, g, rounds, scores, winner, bust, unfi
     while True:
         while st[S_STATUS] == PLAYING:
             pid = policies[st[S_TO_MOVE]]
-            if pid & 7 == PIMC:
+            if pid & 7 == PIMC or pid == EXPERT:
                 k += 1
             apply_action(r, st, choose_search(r, st, pid, obs, work, fw))
         if game_over(st):

@@ -68,10 +68,9 @@ from numba import njit
 from ...bits import U0, U1, lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
 from .cards import CARD_RANK, CARD_VALUE, SUIT_MASK, WILD_MASK
 from .engine import (GAME_OVER, MAX_SEATS, PLAYING, S_FOLLOW, S_HAND, S_LEAD, S_PLAYED,
-                     OBS_SIZE, observe,
                      S_POINTS, S_RNG, S_SCORE, S_STATUS, S_TO_MOVE, S_TRICK_NUM, S_TRICK_POS,
                      S_VOID, S_WINNER, STATE_SIZE, apply_action, legal_cards, winning_rank)
-from .policies import heuristic_action
+from .policies import heuristic_on_state
 from .rules import R_DECK, R_FLOOR, R_FLOOR_ON, R_HAND, R_LIMIT, R_PLAYERS
 
 MAX_PLIES = 50                  # a round: at most 5 x 10 or 4 x 12 cards
@@ -83,8 +82,7 @@ ROW_WORLD = 2 * ROWS
 ROW_CARDS = 2 * ROWS + 1
 ROW_TOP = 2 * ROWS + 2
 ROW_ACTS = 2 * ROWS + 3
-ROW_OBS = 2 * ROWS + 4            # an observation (playouts)
-WORK_ROWS = 2 * ROWS + 5
+WORK_ROWS = 2 * ROWS + 4
 # float rows (fw): 0 .. ROWS-1 the value vector of each depth, ROWS .. 2*ROWS-1 the
 # best vector so far at each depth, 2*ROWS the pimc totals, 2*ROWS+1 scratch, then
 # pimc's stopping rule: per card the sum of squares and products of its world values
@@ -191,12 +189,17 @@ def evaluate(r, st, out):
 
 
 @njit(cache=True)
-def playout(r, st, obs, out):
+def playout(r, st, out):
     """Play the round of ``st`` out (in place) with the heuristic in every seat (each
-    reading its own observation of the world, as at a table), then ``evaluate``."""
+    reading only what its seat sees of the world, as at a table: ``heuristic_on_state``,
+    the heuristic's card without writing an observation), then ``evaluate``.  A seat
+    with one legal card plays it without asking the heuristic (the same card, for less)."""
     while st[S_STATUS] == PLAYING:
-        observe(r, st, st[S_TO_MOVE], obs)
-        apply_action(r, st, heuristic_action(r, obs))
+        m = legal_cards(st)
+        if m & (m - U1) == U0:
+            apply_action(r, st, lowest_bit(m))
+        else:
+            apply_action(r, st, heuristic_on_state(r, st))
     evaluate(r, st, out)
 
 
@@ -208,7 +211,7 @@ def _leaf(r, work, d, play, out):
     if play and st[S_STATUS] == PLAYING:
         tmp = work[d + 1]
         _copy_state(st, tmp)
-        playout(r, tmp, work[ROW_OBS], out)
+        playout(r, tmp, out)
     else:
         evaluate(r, st, out)
 

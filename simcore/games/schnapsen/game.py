@@ -7,8 +7,8 @@ from ..base import Game
 from .contract import ENDINGS, contract
 from .engine import WRONG_CLAIM
 from .play import (A_DEALER_WINS, A_DEALS, A_DEALS_SQ, A_ENDINGS, BLOCK, DEAL_COLUMNS,
-                   N_DEAL_COLUMNS, SEAT_SUMS, play_aggregate, play_batch,
-                   play_batch_w)
+                   N_DEAL_COLUMNS, SEAT_SUMS, _match_out, play_aggregate, play_batch,
+                   play_batch_w, write_row)
 from .policies import POLICIES
 from .rules import RULEBOOK, max_deals, rules_array
 
@@ -20,6 +20,21 @@ _END_POINTS = np.array([k for _, _, k in ENDINGS], np.int64)
 _FLOAT_SEAT_SUMS = ("gp", "gp_sq")
 
 
+def _chunk(start, flat, deals, winner, first_dealer, left) -> dict:
+    """A chunk's tables from its deal rows (``flat``, the games' deals in order) and its
+    games' figures (games ``start ..``)."""
+    index = np.arange(start, start + len(deals), dtype=np.int64)
+    nd = deals.astype(np.int64)
+    starts = np.cumsum(nd) - nd
+    deal_tab = {"index": np.repeat(index, nd),
+                "deal": (np.arange(nd.sum()) - np.repeat(starts, nd)).astype(np.int16)}
+    for i, name in enumerate(DEAL_COLUMNS):
+        deal_tab[name] = flat[:, i]
+    games = {"index": index, "deals": deals, "winner": winner,
+             "first_dealer": first_dealer, "match_points": left}
+    return {"games": games, "deals": deal_tab}
+
+
 class Schnapsen(Game):
     """Schnapsen, 2 players: Austrian rules, matches from ``match_points`` down to 0."""
 
@@ -27,7 +42,6 @@ class Schnapsen(Game):
     rulebook = RULEBOOK
     policies = POLICIES
     description = "2 players, 20 cards; 66 to claim; matches of game points down to 0"
-    extra_tables = ("deals",)
     search_policies = ("pimc:worlds=2",)
 
     def seats(self, rules):
@@ -73,19 +87,25 @@ class Schnapsen(Game):
                            left[s:s + n])
             parts.append(rows[np.arange(md)[None, :] < deals[s:s + n, None]])
         flat = np.concatenate(parts) if parts else np.zeros((0, N_DEAL_COLUMNS), np.int16)
-        index = np.arange(start, start + count, dtype=np.int64)
-        nd = deals.astype(np.int64)
-        starts = np.cumsum(nd) - nd
-        deal_tab = {"index": np.repeat(index, nd),
-                    "deal": (np.arange(nd.sum()) - np.repeat(starts, nd)).astype(np.int16)}
-        for i, name in enumerate(DEAL_COLUMNS):
-            deal_tab[name] = flat[:, i]
-        games = {"index": index, "deals": deals, "winner": winner,
-                 "first_dealer": first_dealer, "match_points": left}
-        chunk = {"games": games, "deals": deal_tab}
+        chunk = _chunk(start, flat, deals, winner, first_dealer, left)
         if searching:       # the decisions the searching seats took (an int aggregate)
             chunk["search_decisions"] = int(searched.sum())
         return chunk
+
+    def played_chunk(self, rules, start, scored):
+        count = len(scored)
+        flat = np.zeros((sum(map(len, scored)), N_DEAL_COLUMNS), np.int16)
+        deals = np.array([len(s) for s in scored], np.int16)
+        winner = np.zeros(count, np.int8)
+        first_dealer = np.zeros(count, np.int8)
+        left = np.zeros((count, 2), np.int16)
+        k = 0
+        for g, states in enumerate(scored):
+            for st in states:               # the kernels' own row writers
+                write_row(st, flat[k])
+                k += 1
+            _match_out(states[-1], g, len(states), deals, winner, first_dealer, left)
+        return _chunk(start, flat, deals, winner, first_dealer, left)
 
     def _kernel_aggregates(self, rules, policy_ids, seed, start, count):
         """``aggregate`` of the chunk's tables, summed inside the kernel without building

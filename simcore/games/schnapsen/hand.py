@@ -33,6 +33,9 @@ PLAIN = "plain lead"
 #: actions ``tricksim analyse`` leaves out: resigning gives up the match, not the deal
 NOT_ANALYSED = (A_RESIGN,)
 
+#: the ``HandSetup.extra`` entry ``start_from_slots`` takes (positions.user_hand_play)
+START_SEAT = "dealer"
+
 
 @njit(cache=True, inline="always")
 def start_from_slots(r, st, slots, dealer, rng):

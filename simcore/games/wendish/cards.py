@@ -32,12 +32,10 @@ BLACK_QUEENS = (1 << QC) | (1 << QS)
 
 CARD_POINTS = np.array([RANK_POINTS[c % 8] for c in range(N_CARDS)], dtype=np.int64)
 CARD_SUIT = np.array([c // 8 for c in range(N_CARDS)], dtype=np.int64)
-CARD_RANKIDX = np.array([c % 8 for c in range(N_CARDS)], dtype=np.int64)
 
 _QJ = 0
 for _s in range(4):
     _QJ |= (1 << card_id(Q, _s)) | (1 << card_id(J, _s))
-QJ_MASK = _QJ
 SUIT_BITS = [0xFF << (8 * s) for s in range(4)]
 
 #: trump mask per trump suit

@@ -420,24 +420,41 @@ def follow_rule(hand, fmask, cbit):
 
 
 @njit(cache=True, inline="always")
-def led_masks(follow, trump, tmask, c):
-    """The trick led by card ``c``: its follow mask and the cards that may win it (those
-    following it, and the trumps ``tmask``).  ``follow`` is ``FOLLOW_MASK`` in the
-    numbering of ``c`` and the masks (the solver passes its own numbering's copy)."""
-    fm = follow[trump, c]
-    return fm, fm | np.uint64(tmask)
+def trick_card(follow, power, trump, tmask, c, p, i, trick):
+    """Card ``c`` played by seat ``p`` as card ``i`` of a trick: the trick's words
+    ``trick`` = (follow mask, cards that may win it, winning seat, winning power)
+    after it.  A lead sets the follow mask (its suit; trumps are one suit) and the
+    cards that may win (that suit and the trumps ``tmask``); a later card takes the
+    trick if it may win and its power is higher.  ``follow``/``power``:
+    ``FOLLOW_MASK``/``POWER`` in the numbering of ``c`` and the masks (the solver
+    passes its search numbering's copies).  The engine and the solver's search state
+    both play a card into a trick by it."""
+    fm, elig, win_seat, win_pow = trick
+    pw = power[trump, c]
+    if i == 0:
+        fm = follow[trump, c]
+        return fm, fm | np.uint64(tmask), p, pw
+    if ((U1 << np.uint64(c)) & elig) != U0 and pw > win_pow:
+        return fm, elig, p, pw
+    return fm, elig, win_seat, win_pow
 
 
 @njit(cache=True, inline="always")
-def takes_lead(power, trump, c, elig, win_pow):
-    """The trick power with which card ``c`` takes the lead of a trick whose winning card
-    has power ``win_pow`` and whose winners are ``elig``, or -1 if it does not
-    (``power``: ``POWER`` in the numbering of ``c``, as for ``led_masks``)."""
-    if ((U1 << np.uint64(c)) & elig) != U0:
-        pw = power[trump, c]
-        if pw > win_pow:
-            return pw
-    return -1
+def sides_after_trick(team0, w, declarer, done, deadline):
+    """A first-trick wedding whose partner is still open, after trick ``done`` (tricks
+    completed) won by seat ``w``: the first team's seats and whether the sides are
+    settled now.  The first seat other than the declarer to win a trick is the
+    partner; once ``deadline`` tricks are done without one the declarer plays alone."""
+    if w != declarer:
+        return team0 | (1 << w), 1
+    return team0, 1 if done >= deadline else 0
+
+
+@njit(cache=True, inline="always")
+def next_seat(p, n):
+    """The seat after ``p`` of ``n`` (clockwise)."""
+    p += 1
+    return 0 if p >= n else p
 
 
 @njit(cache=True, inline="always")
@@ -589,19 +606,16 @@ def _play(r, st, c):
     st[ST_TRICK + i] = c
     st[ST_TRICK_PTS] += CARD_POINTS[c]
     trump = st[ST_TRUMP]
-    if i == 0:
-        fm, elig = led_masks(FOLLOW_MASK, trump, st[ST_TMASK], c)
-        st[ST_FMASK] = np.int64(fm)
-        st[ST_ELIG] = np.int64(elig)
+    fm, elig, ws, wp = trick_card(
+        FOLLOW_MASK, POWER, trump, st[ST_TMASK], c, p, i,
+        (np.uint64(st[ST_FMASK]), np.uint64(st[ST_ELIG]), st[ST_WIN_SEAT], st[ST_WIN_POW]))
+    st[ST_FMASK] = np.int64(fm)
+    st[ST_ELIG] = np.int64(elig)
+    st[ST_WIN_SEAT] = ws
+    st[ST_WIN_POW] = wp
+    if ws == p:
+        # each seat plays once a trick: holding it now, its card is the winning one
         st[ST_WIN_CARD] = c
-        st[ST_WIN_SEAT] = p
-        st[ST_WIN_POW] = POWER[trump, c]
-    else:
-        pw = takes_lead(POWER, trump, c, np.uint64(st[ST_ELIG]), st[ST_WIN_POW])
-        if pw >= 0:
-            st[ST_WIN_POW] = pw
-            st[ST_WIN_CARD] = c
-            st[ST_WIN_SEAT] = p
     if c == QC:
         st[ST_QC_BY] = p
     elif c == QS:
@@ -611,10 +625,7 @@ def _play(r, st, c):
     i += 1
     if i < n:
         st[ST_TRICK_N] = i
-        p += 1
-        if p >= n:
-            p = 0
-        st[ST_TO_MOVE] = p
+        st[ST_TO_MOVE] = next_seat(p, n)
         return
     # the trick is complete
     w = st[ST_WIN_SEAT]
@@ -629,11 +640,8 @@ def _play(r, st, c):
     st[ST_TO_MOVE] = w
     if st[ST_TEAMS_PUBLIC] == 0:
         if st[ST_FIRST_TRICK] != 0:
-            if w != st[ST_DECLARER]:
-                st[ST_TEAM0] |= 1 << w
-                st[ST_TEAMS_PUBLIC] = 1
-            elif t >= r[R_DEADLINE]:
-                st[ST_TEAMS_PUBLIC] = 1
+            st[ST_TEAM0], st[ST_TEAMS_PUBLIC] = sides_after_trick(
+                st[ST_TEAM0], w, st[ST_DECLARER], t, r[R_DEADLINE])
         elif st[ST_CONTRACT] == WEDDING and st[ST_CALLED_BY] >= 0:
             st[ST_TEAMS_PUBLIC] = 1
     if t == st[ST_NTRICKS]:

@@ -8,7 +8,7 @@ from .cards import N_CARDS, SUITS, card_name
 from .engine import CONTRACTS, NORMAL
 from .play import (D_CALLED, D_CONTRACT, D_CP0, D_CP1, D_DEALER, D_DECLARER, D_FIELDS,
                    D_OLD_ONES, D_SCHNEIDER, D_SCHWARZ, D_SCORE, D_TAKER, D_TEAM0, D_TRICKS0,
-                   D_TRUMP, D_WINNER, play_batch)
+                   D_TRUMP, D_WINNER, play_batch, write_row)
 from .play import (A_CONTRACTS, A_DRAWS, A_OLD_ONES, A_SEATS, AGG_BLOCK, CONTRACT_SUMS,
                    SEAT_SUMS, agg_width, play_aggregate)
 from .policies import POLICIES
@@ -33,7 +33,6 @@ class Wendish(Game):
     policies = POLICIES
     description = ("Wendish Schafkopf: fixed trumps, the Old Ones' partnership, weddings and "
                    "solos; variants three, three_sharp, officers")
-    extra_tables = ("deals",)
     search_policies = ("pimc:worlds=1",)
 
     def seats(self, rules):
@@ -56,12 +55,24 @@ class Wendish(Game):
         if summary_only and not uses_search(policy_ids):  # searchers take the table path
             return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
                                                           count)}
-        n = self.seats(rules)
-        nd = rules["deals"]
-        dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
+        dout = np.zeros((count * rules["deals"], D_FIELDS), dtype=np.int64)
         sdec = np.zeros(count, dtype=np.int64)
         play_batch(rules_array(rules), np.asarray(policy_ids, dtype=np.int64),
                    np.uint64(seed), start, count, dout, sdec)
+        return self._chunk(rules, start, count, dout, sdec)
+
+    def played_chunk(self, rules, start, scored):
+        states = [st for game in scored for st in game]
+        dout = np.zeros((len(states), D_FIELDS), dtype=np.int64)
+        for k, st in enumerate(states):     # the kernels' own row writer
+            write_row(st, dout[k])
+        return self._chunk(rules, start, len(scored), dout, np.zeros(len(scored), np.int64))
+
+    def _chunk(self, rules, start, count, dout, sdec):
+        """A chunk's tables from its deal rows (``dout``, ``rules["deals"]`` a game) and
+        the searching players' decisions per game (``sdec``)."""
+        n = self.seats(rules)
+        nd = rules["deals"]
         scores = dout[:, D_SCORE:D_SCORE + n]
         games = {
             "index": np.arange(start, start + count, dtype=np.int64),

@@ -33,6 +33,9 @@ WIN_MEANS = "win = the owner's side wins the deal (61+ card points; Officers' 60
 SCORE_UNIT = "score = the owner's score change of the deal (tariff units)"
 MAX_TRIES = 10_000
 
+#: the ``HandSetup.extra`` entry ``start_from_slots`` takes (positions.user_hand_play)
+START_SEAT = "dealer"
+
 
 @njit(cache=True, inline="always")
 def start_from_slots(r, st, slots, dealer, rng):
@@ -96,6 +99,13 @@ def play_hands(r, template, free, seed, first, n, pids, owner, dealer, want_take
             wins[c, i] = 1 if (w == 0 and in0) or (w == 1 and not in0) else 0
             scores[c, i] = st[ST_DELTA + owner]
     return failed
+
+
+def accepts(setup_: HandSetup, st) -> bool:
+    """Whether a completed deal's start fits ``--takes-skat``/``--leaves-skat`` (the
+    completions ``play_hands`` redraws until one does)."""
+    want = setup_.extra["want_taker"]
+    return want < 0 or (int(st[ST_TAKER]) == setup_.seat) == (want == 1)
 
 
 def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) -> HandSetup:

@@ -119,7 +119,10 @@ def _one_game(rules, policies, seed, index, dout, slog, alog, logged, search, sd
     st = np.empty(STATE_SIZE, dtype=np.int64)
     deck = np.empty(32, dtype=np.int64)
     work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
-    play_game(rules, policies, seed, index, dout, st, deck, slog, alog, logged, work, sdec)
+    # bool(): a plain bool, not the caller's literal True/False, so that numba compiles
+    # play_game once for both callers (a literal argument is a specialization of its own)
+    play_game(rules, policies, seed, index, dout, st, deck, slog, alog, bool(logged), work,
+              sdec)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -172,7 +175,7 @@ def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal
     """Play game ``index`` (its deal rows into ``dout``, as the table path writes them)
     and add its figures to ``acc``."""
     nd = r[R_DEALS]
-    play_game(r, policies, seed, index, dout, st, deck, slog, alog, False, work, sdec)
+    play_game(r, policies, seed, index, dout, st, deck, slog, alog, bool(False), work, sdec)
     n = st[ST_N]
     for p in range(4):
         gsum[p] = 0

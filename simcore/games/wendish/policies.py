@@ -82,7 +82,7 @@ def solo_thresholds(r, n):
     return LUST_PER_CARD + sh, QUIET_PER_CARD + sh
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_strength(hand, t):
     """A rough solo strength of ``hand`` with trump suit ``t``."""
     tm = TRUMP_MASK[t]

@@ -23,9 +23,12 @@ lowest bits, then each plain suit as a run of bits, each strongest first, so tha
 hand's cards come out of ``lowest_bit`` in power order and of the cards that may win
 a trick the lower bit is the stronger.  The engine's card tables are re-indexed into
 it once at import (``S_FOLLOW``, ``S_POWER``, ``S_POINTS``), not written again.  ``_legal`` and ``_play`` are the card
-play of ``engine.legal_cards``/``engine._play`` on those words (the follow rule, the
-called card, trick power, Officers' turning over, a first-trick wedding's partner
-found by the trick it wins); the engine stays the one place of the rules for play,
+play of ``engine.legal_cards``/``engine._play`` on those words, by the engine's own
+kernels: ``follow_rule`` (the follow rule, the called card), ``trick_card`` (a card
+into a trick: its lead, who holds it, with what power), ``sides_after_trick`` (a
+first-trick wedding's partner found by the trick it wins) and ``next_seat``; Officers'
+turning over comes from the same ``under_card`` table; the engine stays the one place
+of the rules for play,
 and the tests run the engine's own kernels (``minimax``) against this search on
 every variant.  A move copies the row and plays one card.  With
 
@@ -83,7 +86,8 @@ from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, S
                      ST_PTS, ST_TAKER, ST_TEAM0, ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE,
                      ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS_DONE, ST_TRUMP, ST_UNDER,
                      ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT, apply_action, follow_rule,
-                     led_masks, legal_cards, takes_lead, under_card)
+                     legal_cards, next_seat, sides_after_trick, trick_card,
+                     under_card)
 from .rules import R_DEADLINE
 
 MAX_DEPTH = 33          # cards in a deal (32) and the root
@@ -133,24 +137,6 @@ def new_work():
 def new_work_rows(search):
     """Rows of a solver's scratch space (1 when no player searches)."""
     return TT_BASE + TT_ROWS if search else 1
-
-
-@njit(cache=True, inline="always")
-def team_points(st):
-    """Card points the first team has now in engine state ``st`` (tricks won by its
-    seats, and the discards when their taker is one of them)."""
-    team0 = st[ST_TEAM0]
-    v = 0
-    for p in range(st[ST_N]):
-        if (team0 >> p) & 1:
-            v += st[ST_PTS + p]
-    taker = st[ST_TAKER]
-    if taker >= 0 and (team0 >> taker) & 1:
-        m = np.uint64(st[ST_DISCARDS])
-        while m != U0:
-            v += CARD_POINTS[lowest_bit(m)]
-            m &= m - U1
-    return v
 
 
 @njit(cache=True, inline="always")
@@ -249,7 +235,7 @@ def _legal(row, k):
 @njit(cache=True, inline="always")
 def _play(row, k, c):
     """Card ``c`` played by the seat to move in search state ``row``: the card play of
-    ``engine._play`` on the words the search keeps (the same rule, no records)."""
+    ``engine._play`` on the words the search keeps (the engine's kernels, no records)."""
     p = row[N_TO_MOVE]
     n = k[K_N]
     bit = U1 << np.uint64(c)
@@ -264,25 +250,18 @@ def _play(row, k, c):
     i = row[N_TRICK_N]
     trump = k[K_TRUMP]
     row[N_TRICK_PTS] += S_POINTS[trump, c]
-    if i == 0:
-        fm, elig = led_masks(S_FOLLOW, trump, k[K_TMASK], c)
-        row[N_FMASK] = np.int64(fm)
-        row[N_ELIG] = np.int64(elig)
-        row[N_WIN_SEAT] = p
-        row[N_WIN_POW] = S_POWER[trump, c]
-    else:
-        pw = takes_lead(S_POWER, trump, c, np.uint64(row[N_ELIG]), row[N_WIN_POW])
-        if pw >= 0:
-            row[N_WIN_POW] = pw
-            row[N_WIN_SEAT] = p
+    fm, elig, ws, wp = trick_card(
+        S_FOLLOW, S_POWER, trump, k[K_TMASK], c, p, i,
+        (np.uint64(row[N_FMASK]), np.uint64(row[N_ELIG]), row[N_WIN_SEAT], row[N_WIN_POW]))
+    row[N_FMASK] = np.int64(fm)
+    row[N_ELIG] = np.int64(elig)
+    row[N_WIN_SEAT] = ws
+    row[N_WIN_POW] = wp
     i += 1
     if i < n:
         row[N_TRICK_N] = i
         row[N_TCARDS] = np.int64(np.uint64(row[N_TCARDS]) | bit)
-        p += 1
-        if p >= n:
-            p = 0
-        row[N_TO_MOVE] = p
+        row[N_TO_MOVE] = next_seat(p, n)
         return
     w = row[N_WIN_SEAT]
     row[N_PTS + w] += row[N_TRICK_PTS]
@@ -294,12 +273,9 @@ def _play(row, k, c):
     row[N_FMASK] = np.int64(_ALL)
     row[N_TO_MOVE] = w
     if row[N_FIXED] == 0:
-        # a first-trick wedding: the first other seat to win a trick is the partner
-        if w != k[K_DECLARER]:
-            row[N_TEAM0] |= 1 << w
-            row[N_FIXED] = 1
-        elif t >= k[K_DEADLINE]:
-            row[N_FIXED] = 1
+        # a first-trick wedding still open (the engine's rule)
+        row[N_TEAM0], row[N_FIXED] = sides_after_trick(row[N_TEAM0], w, k[K_DECLARER], t,
+                                                       k[K_DEADLINE])
 
 
 def _class_order():
@@ -850,8 +826,3 @@ def solve_cards(r, st, work, acts, values):
         n += 1
     return n
 
-
-@njit(cache=True)
-def in_play(st):
-    """Whether ``st`` is a card-play position the solver takes."""
-    return st[ST_PHASE] == P_PLAY
