@@ -286,7 +286,7 @@ def cli():
 @user_errors
 @gather("rule_choice", RuleChoice)
 @gather("run", RUN_FIELDS)
-def simulate(game, rule_choice, policy, run, out, records, fmt, rotate, player_timeout):
+def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     """Play GAME many times and summarize.
 
     Prints per-seat win rates (95% Wilson intervals), scores and game-level
@@ -324,7 +324,7 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate, player_t
         from simcore.games import players_line
         click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
         return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt,
-                                   player_timeout)
+                                   run["player_timeout"])
     settings = run_settings(**run)
     if rotate and records:
         raise TricksimError("--records and --rotate both given; write records from a "
