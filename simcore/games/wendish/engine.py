@@ -440,6 +440,22 @@ def trick_card(follow, power, trump, tmask, c, p, i, trick):
 
 
 @njit(cache=True, inline="always")
+def trick_card_into(follow, power, trump, tmask, c, p, i, words, at):
+    """:func:`trick_card` on the trick's four words kept in ``words[at:at + 4]`` (follow
+    mask, cards that may win, winning seat, winning power: the engine's state and the
+    solver's search rows both keep them side by side), written back in place; returns
+    the seat holding the trick."""
+    fm, elig, ws, wp = trick_card(
+        follow, power, trump, tmask, c, p, i,
+        (np.uint64(words[at]), np.uint64(words[at + 1]), words[at + 2], words[at + 3]))
+    words[at] = np.int64(fm)
+    words[at + 1] = np.int64(elig)
+    words[at + 2] = ws
+    words[at + 3] = wp
+    return ws
+
+
+@njit(cache=True, inline="always")
 def sides_after_trick(team0, w, declarer, done, deadline):
     """A first-trick wedding whose partner is still open, after trick ``done`` (tricks
     completed) won by seat ``w``: the first team's seats and whether the sides are
@@ -606,13 +622,7 @@ def _play(r, st, c):
     st[ST_TRICK + i] = c
     st[ST_TRICK_PTS] += CARD_POINTS[c]
     trump = st[ST_TRUMP]
-    fm, elig, ws, wp = trick_card(
-        FOLLOW_MASK, POWER, trump, st[ST_TMASK], c, p, i,
-        (np.uint64(st[ST_FMASK]), np.uint64(st[ST_ELIG]), st[ST_WIN_SEAT], st[ST_WIN_POW]))
-    st[ST_FMASK] = np.int64(fm)
-    st[ST_ELIG] = np.int64(elig)
-    st[ST_WIN_SEAT] = ws
-    st[ST_WIN_POW] = wp
+    ws = trick_card_into(FOLLOW_MASK, POWER, trump, st[ST_TMASK], c, p, i, st, ST_FMASK)
     if ws == p:
         # each seat plays once a trick: holding it now, its card is the winning one
         st[ST_WIN_CARD] = c

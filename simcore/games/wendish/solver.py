@@ -86,7 +86,7 @@ from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, S
                      ST_PTS, ST_TAKER, ST_TEAM0, ST_TEAMS_PUBLIC, ST_TMASK, ST_TO_MOVE,
                      ST_TRICK, ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS_DONE, ST_TRUMP, ST_UNDER,
                      ST_VARIANT, ST_WIN_POW, ST_WIN_SEAT, apply_action, follow_rule,
-                     legal_cards, next_seat, sides_after_trick, trick_card,
+                     legal_cards, next_seat, sides_after_trick, trick_card_into,
                      under_card)
 from .rules import R_DEADLINE
 
@@ -113,6 +113,8 @@ N_FMASK = 6             # cards that follow its lead (all ones while it is empty
 N_ELIG = 7              # cards that can win it
 N_WIN_SEAT = 8
 N_WIN_POW = 9
+# trick_card_into reads and writes the four trick words side by side
+assert (N_ELIG, N_WIN_SEAT, N_WIN_POW) == (N_FMASK + 1, N_FMASK + 2, N_FMASK + 3)
 N_TRICK_PTS = 10
 N_TEAM0 = 11            # the first team's seats
 N_FIXED = 12            # 1 once the sides cannot change (0: a first-trick wedding open)
@@ -250,13 +252,7 @@ def _play(row, k, c):
     i = row[N_TRICK_N]
     trump = k[K_TRUMP]
     row[N_TRICK_PTS] += S_POINTS[trump, c]
-    fm, elig, ws, wp = trick_card(
-        S_FOLLOW, S_POWER, trump, k[K_TMASK], c, p, i,
-        (np.uint64(row[N_FMASK]), np.uint64(row[N_ELIG]), row[N_WIN_SEAT], row[N_WIN_POW]))
-    row[N_FMASK] = np.int64(fm)
-    row[N_ELIG] = np.int64(elig)
-    row[N_WIN_SEAT] = ws
-    row[N_WIN_POW] = wp
+    trick_card_into(S_FOLLOW, S_POWER, trump, k[K_TMASK], c, p, i, row, N_FMASK)
     i += 1
     if i < n:
         row[N_TRICK_N] = i
