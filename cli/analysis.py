@@ -12,6 +12,7 @@ from simcore.games import get_game, get_hand, players_help
 from simcore.text import counted
 
 from cli.games import GAMES
+from cli.option_groups import HandPlay, OwnerHand, RecordPosition, RuleChoice, gather
 
 
 def _budget_options(noun: str, cap_option: str):
@@ -94,8 +95,10 @@ def register(cli, rule_options, user_errors):
     @player_timeout_option("its deals are played one by one on one thread, the owner's "
                            "start left to its player.")
     @user_errors
-    def hand(game, players, preset, rules_file, assignments, hand, seat, dealer, trump_card,
-             takes_skat, known, policy, deals, budget, threads, seed, out, player_timeout):
+    @gather("rule_choice", RuleChoice)
+    @gather("owner", OwnerHand)
+    @gather("play", HandPlay)
+    def hand(game, rule_choice, owner, play, out):
         """What are my chances with this hand?  Fix the owner's hand (and what else is
         known), deal the rest at random, play the deals and report P(win), the mean
         score with its 95% interval and the outcomes (players: --policy, or the strongest
@@ -113,63 +116,80 @@ def register(cli, rule_options, user_errors):
           tricksim hand wendish --preset officers --hand "QC JC AD TD AS AH KH 7C"
           tricksim hand schadenfreude --players 4 --hand "9C 9S 9H 8C 8S 10W 0W -3C"
         """
-        from simcore.analysis.positions import budgeted, choice_table, distribution_table, hand_play, \
-            parse_known, plot_outcomes, split_policies, summarise, user_hand_play
-        from simcore.players import player_names, uses_python
-        from simcore.statistics.stats import check_output_path
-        g = get_game(game)
-        rules = g.build_rules(preset, rules_file, assignments, players)
-        _positive(deals, "--deals")
-        _seed_in_range(seed)
-        check_budget(budget)
-        threads = _threads(threads)
-        if out is not None:
-            from simcore.paths import check_file_path
-            check_file_path(out, "--out")
-            check_output_path(out)
-        user = policy is not None and uses_python(split_policies(g, policy))
-        if policy is not None:                  # a bad --policy before any work
-            player_names(g, rules, split_policies(g, policy))
-        _note_cold_cache(game)
-        mod = get_hand(game)
-        n = g.seats(rules)
-        su = mod.setup(rules, seat, dealer, hand, parse_known(known, n), trump_card=trump_card,
-                       takes_skat=takes_skat)
-        if user:            # game by game through the Engine, on this thread
-            threads = 1
-            if len(su.choices) > 1:
-                su.notes.append("with a Python player the owner's start is its player's "
-                                "(the start choices are compared with built-in players only)")
-            su.choices = su.choices[:1]
-        play = (user_hand_play(g, mod, rules, su, seed, policy, player_timeout) if user
-                else hand_play(g, mod, rules, su, seed))
-        ans = budgeted(g, rules, play, policy, deals, budget, threads, "deal", "this hand",
-                       lambda r: r[1][0], f"P(win) of '{su.choices[0].label}'")
-        scores, wins = ans.result[0], ans.result[1]
-        deals = ans.samples
-        labels = mod.labels(su, ans.result)
-        results, best = summarise(labels, scores, wins)
-        for line in ans.lines:
-            click.echo(line)
-        for line in su.lines:
-            click.echo(line)
-        click.echo(f"{counted(deals, 'deal')}, seed {seed}; {su.win_means}; {su.score_unit}")
-        click.echo("")
-        click.echo(choice_table(results, best, len(labels) > 1))
-        if len(labels) > 1:
-            click.echo("(* best mean score; every choice played on the same deals: 'vs best' "
-                       "is the paired difference of the mean score)")
-        for note in su.notes:
-            click.echo(f"note: {note}")
-        click.echo("")
-        click.echo(distribution_table(scores[best], labels[best]))
-        if out is not None:
-            plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
-            click.echo(f"wrote {out}")
-        click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played "
-                   f"in {ans.seconds:.2f} s on {counted(threads, 'thread')}", err=True)
+        run_hand(game, rule_choice.build(game), owner, play, out)
 
     return hand
+
+
+def run_hand(game: str, rules, owner: OwnerHand, play: HandPlay, out) -> None:
+    """``tricksim hand``: check the options, deal the rest of the owner's hand, play the
+    deals (every start choice on the same deals) and print the answer."""
+    from simcore.analysis.budget import Limits
+    from simcore.analysis.positions import Question, budgeted, hand_play, parse_known, \
+        split_policies, user_hand_play
+    from simcore.players import player_names, uses_python
+    from simcore.statistics.stats import check_output_path
+    g = get_game(game)
+    _positive(play.deals, "--deals")
+    _seed_in_range(play.seed)
+    check_budget(play.budget)
+    threads = _threads(play.threads)
+    if out is not None:
+        from simcore.paths import check_file_path
+        check_file_path(out, "--out")
+        check_output_path(out)
+    policy = play.policy
+    user = policy is not None and uses_python(split_policies(g, policy))
+    if policy is not None:                  # a bad --policy before any work
+        player_names(g, rules, split_policies(g, policy))
+    _note_cold_cache(game)
+    mod = get_hand(game)
+    su = mod.setup(rules, owner.seat, owner.dealer, owner.hand,
+                   parse_known(owner.known, g.seats(rules)), trump_card=owner.trump_card,
+                   takes_skat=owner.takes_skat)
+    if user:            # game by game through the Engine, on this thread
+        threads = 1
+        if len(su.choices) > 1:
+            su.notes.append("with a Python player the owner's start is its player's "
+                            "(the start choices are compared with built-in players only)")
+        su.choices = su.choices[:1]
+    deal_play = (user_hand_play(g, mod, rules, su, play.seed, policy, play.player_timeout)
+                 if user else hand_play(g, mod, rules, su, play.seed))
+    ans = budgeted(g, rules, deal_play, policy, Limits(play.budget, threads, play.deals),
+                   Question("deal", "this hand", lambda r: r[1][0],
+                            f"P(win) of '{su.choices[0].label}'"))
+    _print_hand(game, mod, su, ans, play.seed, out, threads)
+
+
+def _print_hand(game: str, mod, su, ans, seed: int, out, threads: int) -> None:
+    """Print ``hand``'s answer: who played, the deal's lines, every start choice's
+    figures (the best marked), the notes and the best choice's outcomes (with ``out``
+    also plotted there), then on stderr what was played in how long."""
+    from simcore.analysis.positions import choice_table, distribution_table, \
+        plot_outcomes, summarise
+    scores, wins = ans.result[0], ans.result[1]
+    deals = ans.samples
+    labels = mod.labels(su, ans.result)
+    results, best = summarise(labels, scores, wins)
+    for line in ans.lines:
+        click.echo(line)
+    for line in su.lines:
+        click.echo(line)
+    click.echo(f"{counted(deals, 'deal')}, seed {seed}; {su.win_means}; {su.score_unit}")
+    click.echo("")
+    click.echo(choice_table(results, best, len(labels) > 1))
+    if len(labels) > 1:
+        click.echo("(* best mean score; every choice played on the same deals: 'vs best' "
+                   "is the paired difference of the mean score)")
+    for note in su.notes:
+        click.echo(f"note: {note}")
+    click.echo("")
+    click.echo(distribution_table(scores[best], labels[best]))
+    if out is not None:
+        plot_outcomes(labels, scores, best, out, f"{game}: {su.lines[0]}"[:90])
+        click.echo(f"wrote {out}")
+    click.echo(f"{counted(deals, 'deal')} x {counted(len(labels), 'choice')} played "
+               f"in {ans.seconds:.2f} s on {counted(threads, 'thread')}", err=True)
 
 
 def register_analyse(cli, user_errors):
@@ -206,7 +226,8 @@ def register_analyse(cli, user_errors):
     @click.option("--seed", type=int, default=1, show_default=True,
                   help="Seed of the world sampling.")
     @user_errors
-    def analyse(record_file, index, deal, at, worlds, policy, budget, exact, seed):
+    @gather("where", RecordPosition)
+    def analyse(record_file, where, worlds, policy, budget, exact, seed):
         """The position after action --at of deal --deal of record --index, seen by the
         seat to move: every legal action with its mean score and win rate over --worlds
         sampled worlds (each played out by --policy), or with --open its exact open-card
@@ -221,6 +242,7 @@ def register_analyse(cli, user_errors):
         """
         from simcore.analysis.positions import (analyse_position, position_lines, position_table,
                                       read_record)
+        index, deal, at = where.index, where.deal, where.at
         _positive(worlds, "--worlds", 100_000)
         _seed_in_range(seed)
         check_budget(budget)

@@ -21,7 +21,8 @@ from simcore.text import counted, noun_for
 from simcore.games import design_players, game_names, get_game, players_help
 
 from cli.games import GAMES
-from cli.option_groups import RUN_FIELDS, RuleChoice, gather
+from cli.option_groups import (COMPARE_RUN_FIELDS, RUN_FIELDS, SWEEP_RUN_FIELDS,
+                               CheckOptions, CompareSides, RuleChoice, gather)
 
 #: the --policy help of simulate, sweep and compare (the players from each game's
 #: players.py, so it cannot go stale)
@@ -610,9 +611,10 @@ def rules(game, preset, players):
 @player_timeout_option(GAME_BY_GAME)
 @cluster_options
 @user_errors
-def sweep(game, vary, players, preset, rules_file, assignments, policy, games, seed, threads,
-          chunk_size, out, fmt, check_with, check_games, skill_spec, player_timeout, scheduler,
-          workers, dashboard, connect_timeout, resume):
+@gather("rule_choice", RuleChoice)
+@gather("run", SWEEP_RUN_FIELDS)
+@gather("asked", CheckOptions)
+def sweep(game, vary, rule_choice, policy, run, out, fmt, asked):
     """Play every combination of varied rule options on the same seeds.
 
     Each variant plays the same game indices from the same seed (common random
@@ -630,51 +632,66 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
           --check-with expert --skill expert,heuristic --seed 1
     """
     from simcore.experiments.check import plan_checks, run_checks
-    from simcore.statistics.stats import integer_columns
-    from simcore.experiments.sweep import (POLICY, build_variants, fairness_lines, holm_note, parse_vary,
-                               sweep as run_sweep, without_effect, write_sweep)
+    from simcore.experiments.sweep import POLICY, build_variants, parse_vary, sweep as run_sweep, \
+        write_sweep
 
     plan = parse_vary(game, vary)
-    check_dashboard(dashboard, workers)
+    check_dashboard(run["dashboard"], run["workers"])
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
-                            resume=resume, scheduler=scheduler, workers=workers,
-                            dashboard=dashboard, connect_timeout=connect_timeout,
-                            player_timeout=player_timeout)
+    settings = run_settings(**run)
     varied_players = any(name == POLICY for name, _ in plan)
     if varied_players and policy is not None:
         raise TricksimError("--policy and --vary policy both given; use one")
     seated = None if varied_players else (policy or ",".join(design_players(game))).split(",")
-    built = build_variants(game, plan, preset, rules_file, assignments, players, seated)
-    checks = plan_checks(game, [rules for _, rules in built], games, check_with, check_games,
-                         skill_spec, varied_players=varied_players)
+    c = rule_choice
+    built = build_variants(game, plan, c.preset, c.rules_file, c.assignments, c.players, seated)
+    checks = plan_checks(game, [rules for _, rules in built], settings.games, asked,
+                         varied_players=varied_players)
     if varied_players:
         click.echo("players: varied (--vary policy, one list per variant)", err=fmt != "table")
     else:
         policy = say_players(game, policy, fmt, *[rules for _, rules in built])
     note_cold_cache(game)
     own_folder(out_dir, "sweep")
-    result = run_sweep(game, plan, preset, rules_file, assignments, players,
-                       None if varied_players else policy.split(","), settings=settings,
-                       progress=Progress(f"{game} sweep"), out=out_dir)
-    result.command = " ".join(
-        ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
-        + [f"--set {a}" for a in assignments]
-        + ([f"--preset {preset}"] if preset else []) + ([f"--players {players}"] if players else [])
-        + ([f"--rules {rules_file}"] if rules_file else [])
-        + ([] if varied_players else [f"--policy {policy}"])
-        + [f"--games {games}", f"--seed {result.seed}"])
+
+    def play(policies, how, out=None, label="check"):
+        """The sweep with ``policies`` (the main run's, or a check's players) played as
+        ``how`` (RunSettings) says."""
+        return run_sweep(game, plan, c.preset, c.rules_file, c.assignments, c.players,
+                         policies, settings=how, progress=Progress(f"{game} {label}"), out=out)
+
+    result = play(None if varied_players else policy.split(","), settings, out_dir, "sweep")
+    result.command = sweep_command(game, vary, rule_choice, None if varied_players else policy,
+                                   settings.games, result.seed)
     write_sweep(result, out_dir)
-
-    def replay(policies, check_settings):
-        return run_sweep(game, plan, preset, rules_file, assignments, players, policies,
-                         settings=check_settings, progress=Progress(f"{game} check"))
-
-    extra = run_checks(checks, out_dir, result=result, replay=replay, settings=settings,
+    extra = run_checks(checks, out_dir, result=result, replay=play, settings=settings,
                        rule_sets={label: rules for label, (_, rules)
                                   in zip(result.labels, built)},
                        progress=Progress(f"{game} check"))
+    report_sweep(result, out_dir, fmt, extra)
+
+
+def sweep_command(game: str, vary, rule_choice: RuleChoice, policy, games: int,
+                  seed: int) -> str:
+    """The ``tricksim sweep`` command line that plays a sweep again (its report says it);
+    ``policy``: the players of every variant, None when ``--vary policy`` varies them."""
+    c = rule_choice
+    return " ".join(
+        ["tricksim sweep", game] + [f"--vary {v}" for v in vary]
+        + [f"--set {a}" for a in c.assignments]
+        + ([f"--preset {c.preset}"] if c.preset else [])
+        + ([f"--players {c.players}"] if c.players else [])
+        + ([f"--rules {c.rules_file}"] if c.rules_file else [])
+        + ([] if policy is None else [f"--policy {policy}"])
+        + [f"--games {games}", f"--seed {seed}"])
+
+
+def report_sweep(result, out_dir, fmt: str, extra) -> None:
+    """Print a sweep's fairness lines or table (in ``fmt``), the lines of its checks
+    (``extra``) and, on stderr, its last line: variants, games, seed, files written."""
+    from simcore.statistics.stats import integer_columns
+    from simcore.experiments.sweep import fairness_lines, holm_note, without_effect
     if fmt == "table":
         for line in fairness_lines(result):
             click.echo(line[2:].replace("**", ""))
@@ -688,7 +705,7 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
         click.echo(integer_columns(result.table).to_json(orient="records", indent=2))
     for line in extra:
         click.echo(line, err=fmt != "table")
-    click.echo(f"{counted(len(result.runs), 'variant')} x {counted(games, 'game')} "
+    click.echo(f"{counted(len(result.runs), 'variant')} x {counted(result.games, 'game')} "
                f"(seed {result.seed}); wrote "
                f"{out_dir}/ (sweep.parquet, sweep.csv, seats.png, game.png, report.md, "
                "sweep.json" + "".join(", " + f for f in ("check.csv", "skill.csv")
@@ -719,8 +736,10 @@ def sweep(game, vary, players, preset, rules_file, assignments, policy, games, s
 @check_options
 @player_timeout_option(GAME_BY_GAME)
 @user_errors
-def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_size, out, fmt,
-            rotate, check_with, check_games, skill_spec, player_timeout):
+@gather("sides", CompareSides)
+@gather("run", COMPARE_RUN_FIELDS)
+@gather("asked", CheckOptions)
+def compare(game, sides, policy, run, out, fmt, rotate, asked):
     """Play rule sets A and B on the same deals; paired differences B - A per seat.
 
     For each seat: the win rate and the mean final score under A and B, their
@@ -744,22 +763,22 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
           --games 20000 --check-with expert --skill expert,heuristic --seed 1
     """
     from simcore.experiments.check import plan_checks, run_checks
-    from simcore.statistics.stats import format_summary
-    from simcore.experiments.sweep import compare as run_compare, parse_side, same_seats, write_compare
+    from simcore.experiments.sweep import compare as run_compare, parse_side, same_seats, \
+        write_compare
 
-    rules_a, pol_a = parse_side(game, spec_a, players)
-    rules_b, pol_b = parse_side(game, spec_b, players)
+    spec_a, spec_b = sides.spec_a, sides.spec_b
+    rules_a, pol_a = parse_side(game, spec_a, sides.players)
+    rules_b, pol_b = parse_side(game, spec_b, sides.players)
     if policy is not None and (pol_a or pol_b):
         raise TricksimError("--policy and policy= in --a/--b both given; use one")
     same_seats(game, rules_a, rules_b)
     out_dir = Path(out) if out else Path("results") / (
         f"{game}-compare-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
-    settings = run_settings(games=games, seed=seed, threads=threads, chunk_size=chunk_size,
-                            player_timeout=player_timeout)
+    settings = run_settings(**run)
     given = policy is not None
     default = (policy or ",".join(design_players(game))).split(",")
-    checks = plan_checks(game, [rules_a, rules_b], games, check_with, check_games, skill_spec,
-                         rotate=rotate, sides_differ=(pol_a or default) != (pol_b or default))
+    checks = plan_checks(game, [rules_a, rules_b], settings.games, asked, rotate=rotate,
+                         sides_differ=(pol_a or default) != (pol_b or default))
     policy = say_players(game, policy, fmt, rules_a, rules_b, sides={"A": pol_a, "B": pol_b})
     note_cold_cache(game)
     own_folder(out_dir, "compare")
@@ -768,17 +787,12 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
                          policies_b=pol_b, rotate=rotate)
     result.spec_a, result.spec_b = spec_a, spec_b
     command = " ".join(["tricksim compare", game, f'--a "{spec_a}"', f'--b "{spec_b}"']
-                       + ([f"--players {players}"] if players else [])
+                       + ([f"--players {sides.players}"] if sides.players else [])
                        + ([f"--policy {policy}"] if given or not (pol_a or pol_b) else [])
-                       + [f"--games {games}", f"--seed {result.run_a.seed}"]
+                       + [f"--games {settings.games}", f"--seed {result.run_a.seed}"]
                        + (["--rotate"] if rotate else []))
     write_compare(result, out_dir, command)
-    click.echo(format_summary({("paired B - A per policy (seats rotated)" if rotate else
-                                "paired B - A"): result.table,
-                               "game B - A": result.game_table}, fmt), nl=False)
-    from simcore.statistics.verdict import compare_verdict, sides_sentence
-    for line in compare_verdict(result):
-        click.echo(line, err=fmt != "table")
+    report_compare(result, fmt, rotate)
     extra = run_checks(checks, out_dir, result=result, settings=settings,
                        rule_sets={f"A ({spec_a})": rules_a, f"B ({spec_b})": rules_b},
                        progress=Progress(f"{game} check"))
@@ -786,11 +800,23 @@ def compare(game, spec_a, spec_b, players, policy, games, seed, threads, chunk_s
         click.echo(line, err=fmt != "table")
     if result.note:
         click.echo(result.note, err=True)
-    click.echo(f"{sides_sentence(result)}\n{counted(games, 'game')} "
+    from simcore.statistics.verdict import sides_sentence
+    click.echo(f"{sides_sentence(result)}\n{counted(settings.games, 'game')} "
                f"each, seed {result.run_a.seed}; wrote "
                f"{out_dir}/ (compare.csv, compare_game.csv, compare.json, compare.png, "
                "report.md" + "".join(", " + f for f in ("check.csv", "skill.csv")
                                       if (out_dir / f).is_file()) + ")", err=True)
+
+
+def report_compare(result, fmt: str, rotate: bool) -> None:
+    """Print a comparison's paired differences (in ``fmt``) and its verdict lines."""
+    from simcore.statistics.stats import format_summary
+    from simcore.statistics.verdict import compare_verdict
+    click.echo(format_summary({("paired B - A per policy (seats rotated)" if rotate else
+                                "paired B - A"): result.table,
+                               "game B - A": result.game_table}, fmt), nl=False)
+    for line in compare_verdict(result):
+        click.echo(line, err=fmt != "table")
 
 
 @cli.command()

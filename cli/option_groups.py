@@ -12,7 +12,16 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
+from simcore.experiments.check_options import CheckOptions
 from simcore.running.settings import FIELDS as RUN_FIELDS
+
+#: the run options of sweep (all but --summary-only: a sweep keeps summaries only)
+SWEEP_RUN_FIELDS = tuple(f for f in RUN_FIELDS if f != "summary_only")
+#: the run options of compare (played here, on threads)
+COMPARE_RUN_FIELDS = ("games", "seed", "threads", "chunk_size", "player_timeout")
+
+__all__ = ["CheckOptions", "CompareSides", "HandPlay", "OwnerHand", "RecordPosition",
+           "RuleChoice", "RUN_FIELDS", "SWEEP_RUN_FIELDS", "COMPARE_RUN_FIELDS", "gather"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,53 @@ class RuleChoice:
         from simcore.games import get_game
         return get_game(game).build_rules(self.preset, self.rules_file, self.assignments,
                                           self.players)
+
+
+@dataclass(frozen=True)
+class CompareSides:
+    """compare's two rule sets as given (``--a``, ``--b``) and ``--players`` for both."""
+
+    spec_a: str
+    spec_b: str
+    players: int | None
+
+
+@dataclass(frozen=True)
+class OwnerHand:
+    """What ``hand`` is told about the deal: the owner's cards (``--hand``) and seat,
+    the dealer, Schnapsen's trump card, whether a Dreiwendsch owner takes the skat,
+    and cards known in other seats (``--known SEAT:CARDS``)."""
+
+    hand: str
+    seat: int
+    dealer: int | None
+    trump_card: str | None
+    takes_skat: bool | None
+    known: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HandPlay:
+    """How ``hand`` plays its deals: the players (``--policy``, or the strongest that
+    fits ``--budget`` seconds), how many deals, threads, the seed of the random
+    completion and a Python player's seconds per decision."""
+
+    policy: str | None
+    deals: int
+    budget: float
+    threads: int | None
+    seed: int
+    player_timeout: float
+
+
+@dataclass(frozen=True)
+class RecordPosition:
+    """Which position ``analyse`` values: record ``index`` of the file, its deal
+    ``deal``, after ``at`` actions of that deal."""
+
+    index: int
+    deal: int
+    at: int
 
 
 def gather(name: str, group):

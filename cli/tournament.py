@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from cli.option_groups import RuleChoice, gather
+
 
 def register(cli, games_type, user_errors) -> None:
     """Add the ``tournament`` command to ``cli``."""
@@ -34,8 +36,8 @@ def register(cli, games_type, user_errors) -> None:
                   show_default=True,
                   help="Seconds a Python player may take for one decision.")
     @user_errors
-    def tournament(game, players, preset, rules_file, assignments, games, seed, out,
-                   player_timeout):
+    @gather("rule_given", ("preset", "rules_file", "assignments"))
+    def tournament(game, players, rule_given, games, seed, out, player_timeout):
         """Rate several players of GAME against each other on the same deals.
 
         Plays every pairing (both seatings) in a two-seat game, or every seat
@@ -58,7 +60,7 @@ def register(cli, games_type, user_errors) -> None:
         g = get_game(game)
         names = [p.strip() for p in players.split(",")]
         n_players = len(names) if "players" in g.rulebook.options else None
-        rules = g.build_rules(preset, rules_file, assignments, n_players)
+        rules = RuleChoice(n_players, **rule_given).build(game)
         out_dir = Path(out) if out else Path("results") / (
             f"{game}-tournament-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
         res = run(game, rules, players, games, seed, out_dir, timeout=player_timeout)

@@ -232,15 +232,15 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
                                   opts.get("players"))
             seats = g.policy_ids(policies, rules)[0]
         else:
-            from .check import plan_checks
+            from .check import CheckOptions, plan_checks
             from .sweep import POLICY
             built = _variants(game, opts, policies)
             seats = [g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies,
                                   rules)[0] for assign, rules in built]
             checks = plan_checks(game, [rules for _, rules in built],
-                                 opts.get("games", DEFAULT_GAMES), opts.get("check_with"),
-                                 opts.get("check_games"), opts.get("skill"),
-                                 varied_players=policies is None)
+                                 opts.get("games", DEFAULT_GAMES),
+                                 CheckOptions(opts.get("check_with"), opts.get("check_games"),
+                                              opts.get("skill")), varied_players=policies is None)
     except TricksimError as exc:
         _fail(path, f"run '{name}': {exc}")
     return BatchRun(name, command, game, opts, checks, list(seats))

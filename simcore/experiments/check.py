@@ -35,6 +35,7 @@ from ..registry import get_game
 from ..running.settings import RunSettings
 from ..statistics.stats import holm, markdown_table, write_csv, write_text
 from ..text import counted
+from .check_options import CheckOptions
 from ..statistics.verdict import policy_text
 
 
@@ -100,14 +101,15 @@ class CheckPlan:
     skill: tuple[str, str] | None
 
 
-def plan_checks(game: str, rule_sets, games: int, check_with=None, check_games=None,
-                skill_spec=None, *, varied_players: bool = False, rotate: bool = False,
+def plan_checks(game: str, rule_sets, games: int, asked: CheckOptions, *,
+                varied_players: bool = False, rotate: bool = False,
                 sides_differ: bool = False) -> CheckPlan | None:
-    """Check the options of a check and a skill measure against every rule set of a
-    comparison or sweep before anything is played; None when neither is asked for.
-    Refused: ``--check-games`` alone, a check of a rotated comparison, of one whose
+    """Check the options of a check and a skill measure (``asked``) against every rule
+    set of a comparison or sweep before anything is played; None when neither is asked
+    for.  Refused: ``--check-games`` alone, a check of a rotated comparison, of one whose
     sides seat different players, of a sweep that varies the players or of a sweep of
     one variant (the check compares every variant with the first)."""
+    check_with, check_games, skill_spec = asked.check_with, asked.check_games, asked.skill_spec
     if check_with is None and skill_spec is None:
         if check_games is not None:
             raise TricksimError("--check-games sets the size of --check-with and --skill "
@@ -336,15 +338,17 @@ def edge_measure(contract):
     raise TricksimError(f"{contract.game} declares no per-game seat measure")
 
 
-def skill_edges(game: str, rules, strong: str, weak: str, settings: RunSettings,
+def skill_edges(game: str, rules, pair: tuple[str, str], settings: RunSettings,
                 executor=None, progress=None, offset: int = 0, total=None) -> np.ndarray:
-    """Per deal, ``strong``'s result minus the ``weak`` seats' mean under ``rules``:
-    ``strong`` in one seat and ``weak`` in every other, played once per rotation of
-    that list on the same deals (seed and games of ``settings``), each player's
-    result its mean over the seats it held (see the module doc)."""
+    """Per deal, ``strong``'s result minus the ``weak`` seats' mean under ``rules``
+    (``pair``: (strong, weak)): ``strong`` in one seat and ``weak`` in every other,
+    played once per rotation of that list on the same deals (seed and games of
+    ``settings``), each player's result its mean over the seats it held (see the
+    module doc)."""
     from .rotation import group_per_game, play_rotations, rotations
     g = get_game(game)
     n = g.seats(rules)
+    strong, weak = pair
     names = player_names(g, rules, [strong] + [weak] * (n - 1))
     shifts = rotations(names)
     runs = play_rotations(game, rules, names, shifts, settings.replace(summary_only=False),
@@ -387,7 +391,7 @@ def skill(game: str, rule_sets: dict, strong: str, weak: str, settings: RunSetti
     edges, done = {}, 0
     with nullcontext(executor) if executor is not None else open_executor(settings) as ex:
         for label, rules in rule_sets.items():
-            edges[label] = skill_edges(game, rules, strong, weak, settings, ex, progress,
+            edges[label] = skill_edges(game, rules, (strong, weak), settings, ex, progress,
                                        offset=done, total=total)
             done += settings.games * len(set_rotations(g, rules, strong, weak))
     labels = list(edges)
