@@ -82,11 +82,14 @@ def position(name):
 
 def default_answer(name, budget, threads, seed):
     """The answer ``tricksim hand`` gives without --policy."""
-    from simcore.analysis.positions import budgeted, hand_play, wilson
+    from simcore.analysis.budget import Limits
+    from simcore.analysis.positions import Question, budgeted, hand_play, wilson
     g, rules, mod, su = position(name)
     t0 = time.perf_counter()
-    ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), None, 10_000, budget, threads,
-                   "deal", "this hand", lambda r: r[1][0], f"P(win) of '{su.choices[0].label}'")
+    ans = budgeted(g, rules, hand_play(g, mod, rules, su, seed), None,
+                   Limits(budget, threads, 10_000),
+                   Question("deal", "this hand", lambda r: r[1][0],
+                            f"P(win) of '{su.choices[0].label}'"))
     wins = ans.result[1][0]
     p, lo, hi = wilson(int(wins.sum()), len(wins))
     return {"players": ans.names, "deals": ans.samples, "seconds": round(ans.seconds, 2),

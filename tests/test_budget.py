@@ -51,10 +51,10 @@ def test_a_searching_rung_that_fits_its_smaller_sample_beats_a_fast_fallback():
     cost = {"pimc": 0.12, "expert": 1e-3, "heuristic": 1e-5}
     cands = ["pimc", "expert", "heuristic"]
     c0 = Clock()
-    uniform = b.pick(cands, fake_play(c0, cost), 20.0, 2, 10_000, clock=c0)
+    uniform = b.pick(cands, fake_play(c0, cost), b.Limits(20.0, 2, 10_000, c0))
     clock = Clock()
-    pk = b.pick(cands, fake_play(clock, cost), 20.0, 2, 10_000,
-                b.minimums(cands, ("pimc",), 10_000), clock=clock)
+    pk = b.pick(cands, fake_play(clock, cost), b.Limits(20.0, 2, 10_000, clock),
+                b.minimums(cands, ("pimc",), 10_000))
     assert b.MIN_SEARCH_SAMPLES <= pk.target < b.MIN_SAMPLES
     assert pk.policy == "pimc" and pk.need == b.MIN_SEARCH_SAMPLES and pk.fits
     assert uniform.policy == "expert"       # one minimum of 300 for all: the fast fallback
@@ -65,8 +65,8 @@ def test_a_cheaper_search_setting_comes_before_the_fast_players():
     cost = {"pimc": 1.0, "pimc:worlds=4": 0.05, "expert": 1e-3, "heuristic": 1e-5}
     cands = ["pimc", "pimc:worlds=4", "expert", "heuristic"]
     search = ("pimc", "pimc:worlds=4")
-    pk = b.pick(cands, fake_play(clock, cost), 20.0, 2, 10_000,
-                b.minimums(cands, search, 10_000), clock=clock)
+    pk = b.pick(cands, fake_play(clock, cost), b.Limits(20.0, 2, 10_000, clock),
+                b.minimums(cands, search, 10_000))
     assert pk.policy == "pimc:worlds=4" and [t.policy for t in pk.trials] == cands[:2]
     assert [t.need for t in pk.trials] == [b.MIN_SEARCH_SAMPLES] * 2
     lines = b.players_line("pimc:worlds=4 in every seat", pk.target, "deal", 19.9, 20.0, pk)
@@ -74,13 +74,13 @@ def test_a_cheaper_search_setting_comes_before_the_fast_players():
     assert f"of the {b.MIN_SEARCH_SAMPLES} it needs" in lines[1]
     assert lines[1].endswith("a larger --budget or --policy pimc for it)") and len(lines) == 2
     with pytest.raises(ValueError, match="one minimum per candidate"):
-        b.pick(cands, fake_play(clock, cost), 20.0, 2, 100, [200, 300], clock=clock)
+        b.pick(cands, fake_play(clock, cost), b.Limits(20.0, 2, 100, clock), [200, 300])
 
 
 def test_the_strongest_that_fits_is_taken():
     clock = Clock()
     play = fake_play(clock, {"pimc": 1.0, "expert": 1e-3, "heuristic": 1e-5})
-    pk = b.pick(["pimc", "expert", "heuristic"], play, 20.0, 2, 10_000, clock=clock)
+    pk = b.pick(["pimc", "expert", "heuristic"], play, b.Limits(20.0, 2, 10_000, clock))
     assert pk.policy == "expert" and pk.fits
     slow = pk.trials[0]
     # one pimc sample (1 s) spends the pilot's share; 19 s on 2 threads at 80% fit ~31
@@ -94,14 +94,14 @@ def test_the_strongest_that_fits_is_taken():
     # a cheap enough strongest player is taken at once
     clock2 = Clock()
     pk2 = b.pick(["pimc", "heuristic"], fake_play(clock2, {"pimc": 1e-3, "heuristic": 0}),
-                 20.0, 2, 10_000, clock=clock2)
+                 b.Limits(20.0, 2, 10_000, clock2))
     assert pk2.policy == "pimc" and len(pk2.trials) == 1
 
 
 def test_the_cheapest_is_taken_when_none_fits_and_says_so():
     clock = Clock()
     play = fake_play(clock, {"pimc": 1.0, "heuristic": 0.5})
-    pk = b.pick(["pimc", "heuristic"], play, 10.0, 1, 10_000, clock=clock)
+    pk = b.pick(["pimc", "heuristic"], play, b.Limits(10.0, 1, 10_000, clock))
     assert pk.policy == "heuristic" and not pk.fits
     lines = b.players_line("heuristic in every seat", 12, "deal", 9.6, 10.0, pk)
     assert lines[0] == "players: heuristic in every seat, 12 deals in 10 s of the 10 s budget"
@@ -113,7 +113,7 @@ def test_the_cheapest_is_taken_when_none_fits_and_says_so():
 def test_a_small_cap_is_all_that_is_needed():
     clock = Clock()
     pk = b.pick(["pimc", "heuristic"], fake_play(clock, {"pimc": 0.1, "heuristic": 0}),
-                5.0, 1, 30, clock=clock)
+                b.Limits(5.0, 1, 30, clock))
     assert pk.need == 30 and pk.policy == "pimc" and pk.target == 30
 
 
@@ -136,7 +136,7 @@ def test_the_deadline_stops_new_chunks_and_keeps_a_prefix():
 def test_run_joins_the_pilot_and_the_rest():
     clock = Clock()
     play = fake_play(clock, {"pimc": 0.004, "heuristic": 0.0})
-    pk, res, n, took = b.run(["pimc", "heuristic"], play, 4.0, 1, 5_000, clock=clock)
+    pk, res, n, took = b.run(["pimc", "heuristic"], play, b.Limits(4.0, 1, 5_000, clock))
     assert pk.policy == "pimc" and n == res[0].shape[-1] and b.MIN_SAMPLES <= n <= 1000
     assert list(res[0][0]) == list(range(n))                  # samples 0 .. n-1, no gap
     assert took <= 4.0 + b.CHUNK_SECONDS + 1e-9
@@ -282,8 +282,9 @@ def test_when_no_search_fits_the_table_it_plays_the_first_row_alone():
     cands = ["pimc", "pimc:w=8", "expert", "heuristic"]
     search = ("pimc", "pimc:w=8")
     play = table_play(clock, cost, 31, row_cost)
-    pk, res, n, took = b.run(cands, play, 20.0, 2, 10_000, b.minimums(cands, search, 10_000),
-                             clock=clock, row_play=play.first_row, search=search)
+    pk, res, n, took = b.run(cands, play, b.Limits(20.0, 2, 10_000, clock),
+                             b.minimums(cands, search, 10_000), row_play=play.first_row,
+                             search=search)
     assert pk.policy == "pimc:w=8" and pk.table.policy == "expert"
     assert [t.policy for t in pk.trials] == ["pimc", "pimc:w=8"]   # strongest first, row alone
     assert [t.policy for t in pk.table.trials] == cands[:3]
@@ -321,8 +322,9 @@ def test_the_whole_table_is_kept_when_a_search_fits_it_or_none_fits_the_first_ro
              {"pimc": 0.5, "expert": 1e-4, "heuristic": 1e-6}, "expert")):
         clock = Clock()
         play = table_play(clock, cost, 5, row_cost)
-        pk, res, n, _ = b.run(cands, play, 20.0, 2, 10_000, b.minimums(cands, search, 10_000),
-                              clock=clock, row_play=play.first_row, search=search)
+        pk, res, n, _ = b.run(cands, play, b.Limits(20.0, 2, 10_000, clock),
+                              b.minimums(cands, search, 10_000), row_play=play.first_row,
+                              search=search)
         assert pk.policy == taken and pk.table is None and res[0].shape == (5, n)
         assert set(res[1].ravel()) == {sorted(cost).index(taken)}
 
@@ -339,7 +341,7 @@ def test_every_candidate_is_warmed_and_the_pilot_does_not_count_it():
         clock.now += cost[policy] * n
         x = np.arange(first, first + n)
         return np.stack([x, x % 2]), x % 2
-    pk = b.pick(["pimc", "expert", "heuristic"], play, 20.0, 2, 10_000, clock=clock)
+    pk = b.pick(["pimc", "expert", "heuristic"], play, b.Limits(20.0, 2, 10_000, clock))
     assert loaded == {"pimc", "expert", "heuristic"}
     assert pk.trials[0].per_sample == pytest.approx(cost["pimc"])
     assert pk.policy == "pimc" and pk.fits and pk.target >= b.MIN_SAMPLES

@@ -210,17 +210,29 @@ def pilot(play: Play, policy: str, cap: int, seconds: float, clock=time.perf_cou
         n = min(done, cap - done)
 
 
-def pick(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-         min_samples=MIN_SAMPLES, clock=time.perf_counter, started: float | None = None,
-         guess=None) -> Pick:
+@dataclass(frozen=True)
+class Limits:
+    """What a budgeted answer may spend: ``seconds`` of ``clock`` time (the budget) on
+    ``threads`` threads, and at most ``cap`` samples; ``clock``: ``time.perf_counter``,
+    or a test's."""
+
+    seconds: float
+    threads: int
+    cap: int
+    clock: Callable[[], float] = time.perf_counter
+
+
+def pick(candidates: list[str], play: Play, limits: Limits, min_samples=MIN_SAMPLES,
+         started: float | None = None, guess=None) -> Pick:
     """Pilot ``candidates`` (strongest first) and take the first whose sample in the
-    budget reaches its minimum (``min_samples``: one for all, or one per candidate as
+    budget (``limits``) reaches its minimum (``min_samples``: one for all, or one per candidate as
     :func:`minimums` gives; the cap, if smaller); the last (cheapest) is taken anyway,
     with ``fits`` False when even it falls short.  The kernels are loaded first and the
     budget starts after (or at ``started``, where the caller did so).  ``guess(policy)``,
     where given, estimates a candidate's seconds a sample (None: no estimate); one whose
     estimate does not fit is passed over without a pilot (a single sample of a slow
     search of a large table can cost many pilots' time)."""
+    budget, threads, cap, clock = limits.seconds, limits.threads, limits.cap, limits.clock
     needs = _needs(candidates, min_samples, cap)
     if started is None:
         warm(play, candidates)      # not the players' time: before the budget starts
@@ -283,12 +295,13 @@ class RowPilots:
 
 
 def pick_row(table: Pick, rungs: list[str], needs: list[int], pilots: RowPilots,
-             budget: float, threads: int, cap: int, clock=time.perf_counter) -> Pick | None:
+             limits: Limits) -> Pick | None:
     """After ``table`` (:func:`pick` over the whole table) took a fast player: the first
     of ``rungs`` (searching players, strongest first) whose pilot on the first row alone
     (``pilots``) says that it, and ``table``'s player on the whole table, reach its
-    minimum (``needs``) on the same samples in what is left of the budget; None when
-    none does."""
+    minimum (``needs``) on the same samples in what is left of the budget
+    (``limits``); None when none does."""
+    budget, threads, cap, clock = limits.seconds, limits.threads, limits.cap, limits.clock
     fast = table.trials[-1]
     trials = []
     for policy, need in zip(rungs, needs):
@@ -353,11 +366,10 @@ def play_all(play: Play, policy: str, n: int, threads: int, per_sample: float = 
     return play_until(play, policy, 0, n, threads, None, per_sample)
 
 
-def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int,
-        min_samples=MIN_SAMPLES, clock=time.perf_counter, row_play: Play | None = None,
-        search=()):
-    """The whole budgeted run: :func:`pick`, then the taken candidate played on to its
-    target or the deadline.  Returns ``(pick, result, samples, seconds)``.
+def run(candidates: list[str], play: Play, limits: Limits, min_samples=MIN_SAMPLES,
+        row_play: Play | None = None, search=()):
+    """The whole budgeted run within ``limits``: :func:`pick`, then the taken candidate
+    played on to its target or the deadline.  Returns ``(pick, result, samples, seconds)``.
 
     ``play``'s results may be tables (each array rows x samples, the first row the
     headline answer: a hand's "policy decides") and ``row_play`` the same players on the
@@ -367,22 +379,23 @@ def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int
     taken for the table plays the whole table on the same samples; the result is the
     table with the first row the searching player's, the returned pick the first row's
     (``pick.table``: the table's, ``pick.table_result``: its own whole table)."""
+    budget, threads, cap, clock = limits.seconds, limits.threads, limits.cap, limits.clock
     rungs = [c for c in candidates if c in search]
     if row_play is None or not rungs:
-        p = pick(candidates, play, budget, threads, cap, min_samples, clock)
+        p = pick(candidates, play, limits, min_samples)
     else:
         warm(play, candidates)
         rows = play(candidates[-1], 0, 0)[0].shape[0]
         started = clock()
         pilots = RowPilots(row_play, rows, cap, max(budget * PILOT_SHARE, 1e-3), clock)
-        p = pick(candidates, play, budget, threads, cap, min_samples, clock, started,
+        p = pick(candidates, play, limits, min_samples, started,
                  lambda c: pilots.table_guess(c) if c in rungs else None)
         if p.policy not in search:
             needs = _needs(candidates, min_samples, cap)
             h = pick_row(p, rungs, [needs[candidates.index(c)] for c in rungs], pilots,
-                         budget, threads, cap, clock)
+                         limits)
             if h is not None:
-                return _run_row(h, play, row_play, budget, threads, clock)
+                return _run_row(h, play, row_play, limits)
     first = p.trials[-1].samples
     rest = play_until(play, p.policy, first, p.target, threads, p.started + budget,
                       p.trials[-1].per_sample, clock)
@@ -391,10 +404,11 @@ def run(candidates: list[str], play: Play, budget: float, threads: int, cap: int
     return p, result, n, clock() - p.started
 
 
-def _run_row(h: Pick, play: Play, row_play: Play, budget: float, threads: int, clock):
+def _run_row(h: Pick, play: Play, row_play: Play, limits: Limits):
     """:func:`run`'s split: ``h``'s player on the first row to its target or the
     deadline (the time the table's player needs for its share kept back), then the
     table's player on the whole table over exactly those samples."""
+    budget, threads, clock = limits.seconds, limits.threads, limits.clock
     fast = h.table.trials[-1]
     reserve = max(0, h.target - fast.samples) * fast.per_sample / max(1.0, threads * EFFICIENCY)
     rest = play_until(row_play, h.policy, h.trials[-1].samples, h.target, threads,

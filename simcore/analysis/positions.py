@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 from numba import njit
@@ -170,15 +171,26 @@ class Answer:
     lines: list
 
 
-def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, threads: int,
-             noun: str, subject: str, figure, what: str, clock=None) -> Answer:
-    """An answer over samples ``0 .. n-1``: with ``policy`` given, ``cap`` samples played by
-    it; else the strongest candidate that fits ``budget`` (``simcore.analysis.budget``), then the
-    cheaper candidates on the same samples, each compared on ``figure(result)`` (the 0/1
-    per-sample figure, ``what`` names it) in one line worded as evidence."""
-    import time
+@dataclass(frozen=True)
+class Question:
+    """What a budgeted answer is about, as its lines say it: a sample is a ``noun``
+    ("deal", "world") of ``subject`` ("this hand"); ``figure(result)`` is the 0/1
+    per-sample figure the cheaper players are compared on, ``what`` names it."""
+
+    noun: str
+    subject: str
+    figure: Callable
+    what: str
+
+
+def budgeted(g, rules, play, policy: str | None, limits, question: Question) -> Answer:
+    """An answer to ``question`` over samples ``0 .. n-1``: with ``policy`` given,
+    ``limits.cap`` samples played by it; else the strongest candidate that fits the
+    budget (``limits``, a ``simcore.analysis.budget.Limits``), then the cheaper
+    candidates on the same samples, each compared on ``question.figure(result)`` in one
+    line worded as evidence."""
     from . import budget as b
-    clock = clock or time.perf_counter
+    cap, threads, clock, noun = limits.cap, limits.threads, limits.clock, question.noun
     if policy is not None:
         t0 = clock()
         res = b.play_all(play, policy, cap, threads)
@@ -190,24 +202,24 @@ def budgeted(g, rules, play, policy: str | None, cap: int, budget: float, thread
                       [f"players: {who_plays(names)}; {counted(cap, noun)} (--policy)"])
     cands, search = candidates(g, rules)
     row_play = getattr(play, "first_row", None)
-    pk, res, n, took = b.run(cands, play, budget, threads, cap,
-                             b.minimums(cands, search, cap), clock=clock, row_play=row_play,
-                             search=search)
+    pk, res, n, took = b.run(cands, play, limits, b.minimums(cands, search, cap),
+                             row_play=row_play, search=search)
     names = g.policy_ids(pk.policy.split(","), rules)[0]
     cheap, after = [], pk.policy
     if pk.table is not None:        # the searching player played the first row alone
         after = pk.table.policy
         cheap.append((after, pk.table_result))
-        lines = b.players_line(who_plays(names), n, noun, took, budget, pk,
+        lines = b.players_line(who_plays(names), n, noun, took, limits.seconds, pk,
                                who_plays(g.policy_ids(after.split(","), rules)[0]),
                                play.row)
     else:
-        lines = b.players_line(who_plays(names), n, noun, took, budget, pk)
+        lines = b.players_line(who_plays(names), n, noun, took, limits.seconds, pk)
     for q in cands[cands.index(after) + 1:]:
         if q not in search:         # the fast ones only: a cheaper search costs minutes
             cheap.append((q, b.play_all(play, q, n, threads)))
-    lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap], what,
-                           noun, subject)
+    figure = question.figure
+    lines += b.sensitivity(pk.policy, figure(res), [(q, figure(r)) for q, r in cheap],
+                           question.what, noun, question.subject)
     return Answer(names, res, n, took, lines)
 
 
@@ -497,16 +509,16 @@ def analyse_position(record: dict, deal: int, at: int, policy: str | None, world
                       mod.position_info(eng, record, deal, at, st))
     where = f"the position after action {at} of deal {deal}"
     if user:
-        play = _user_playout(eng, g, rules, policy, sampler, acts, seat, seed, where,
-                             mod.outcome)
+        play = _user_playout(g, rules, policy, sampler, acts, seed, where)
     else:
         play = _playout(eng, g, sampler, acts, seat, mod.outcome)
 
     def best_wins(r):
         return r[1][summarise(labels, r[0], r[1])[1]]
 
-    ans = budgeted(g, rules, play, policy, worlds, budget or 0.0, 1, "world",
-                   "this position", best_wins, "P(win) of the best action")
+    from .budget import Limits
+    ans = budgeted(g, rules, play, policy, Limits(budget or 0.0, 1, worlds),
+                   Question("world", "this position", best_wins, "P(win) of the best action"))
     got = ans.samples
     if got == 0:
         raise TricksimError(f"no world consistent with seat {seat}'s view was found in "
@@ -607,13 +619,14 @@ class _Worlds:
         return min(len(self.worlds), n)
 
 
-def _user_playout(eng, g, rules, policy: str, sampler, acts, seat: int, seed: int,
-                  where: str, outcome):
+def _user_playout(g, rules, policy: str, sampler: "_Worlds", acts, seed: int, where: str):
     """``play(policy, first, n)`` for :func:`budgeted` when ``policy`` names Python
-    players (``MODULE:ATTR``): each world's play-out driven through the Engine API,
-    a Python player's randomness seeded by (seed, world, seat), its failures one line
-    naming the player, the world and the position (``where``)."""
+    players (``MODULE:ATTR``): each of ``sampler``'s worlds played out from each of
+    ``acts`` through the Engine API, valued for the seat to move by the game's hand
+    ``outcome``; a Python player's randomness seeded by (seed, world, seat), its failures
+    one line naming the player, the world and the position (``where``)."""
     from ..players import DEFAULT_TIMEOUT, decider, resolve, watchdog
+    eng, seat, outcome = sampler.eng, sampler.seat, sampler.mod.outcome
     seats = resolve(eng, g, rules, split_policies(g, policy))
 
     def after(a):
