@@ -297,7 +297,8 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
 
     Your own Python player plays a seat as --policy MODULE:ATTR (e.g.
     mybots:Greedy,heuristic; docs/players-api.md): such a run is played game by
-    game in this process, writes players.csv and players.json and is not resumed.
+    game in this process, writes players.csv and players.json and is not resumed
+    (with --rotate, each rotation's run folder, played game by game).
 
     \b
     Examples:
@@ -318,14 +319,14 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
         check_records_path(records, out_dir)
     from simcore.players import is_user_policy
     if policy is not None and any(is_user_policy(p) for p in g.policy_names(policy, rules)):
-        if rotate or run["workers"] is not None or run["scheduler"] is not None:
+        if run["workers"] is not None or run["scheduler"] is not None:
             raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
-                                "process: --rotate, --workers and --scheduler do not apply "
-                                "(tricksim tournament plays it in every seat)")
-        from simcore.games import players_line
-        click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
-        return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt,
-                                   run["player_timeout"])
+                                "process: --workers and --scheduler do not apply")
+        if not rotate:                          # --rotate: each rotation game by game
+            from simcore.games import players_line
+            click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
+            return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt,
+                                       run["player_timeout"])
     settings = run_settings(**run)
     if rotate and records:
         raise TricksimError("--records and --rotate both given; write records from a "

@@ -88,6 +88,17 @@ def _checked(fn, name, pos):
     return method
 
 
+def renamed_pairs(held: int, sampled: int) -> list[tuple[int, int]]:
+    """One holding's renaming (``EngineBase.renamed``): the cards of the card mask
+    ``held`` that ``sampled`` lacks, each paired in id order with a card ``sampled`` has
+    and ``held`` lacks (the holdings keep their sizes, so the pairs match up)."""
+    gone = [c for c in range(64) if (held & ~sampled) >> c & 1]
+    came = [c for c in range(64) if (sampled & ~held) >> c & 1]
+    if len(gone) != len(came):
+        raise ValueError(f"a sampled holding has {len(came)} new cards for {len(gone)} gone")
+    return list(zip(gone, came))
+
+
 @dataclass(frozen=True)
 class Dealing:
     """How a game deals, for environments that deal card by card (``simcore.envs.openspiel``):
@@ -188,6 +199,21 @@ class EngineBase:
     def dealing(self) -> Dealing:
         """How this game deals under this engine's rules (``Dealing``)."""
         raise NotImplementedError
+
+    def renamed(self, state, world) -> dict[int, int]:
+        """For a ``world`` sampled from ``state`` by the game's world sampler
+        (``hand.sample_world``: the cards hidden from one seat re-dealt), the card
+        ``world`` holds in place of each card of ``state`` it moved, holding by holding
+        (``renamed_pairs``): a permutation of the hidden cards. The deal in play's card
+        order renamed by it, with the actions renamed by ``renamed_action``, replays to
+        ``world``'s cards (the OpenSpiel ``resample_from_infostate``)."""
+        raise NotImplementedError
+
+    def renamed_action(self, action: int, swap: dict[int, int]) -> int:
+        """``action`` with a card it names that others may not see (Wendish: a discard)
+        renamed by ``swap`` (``renamed``); an action naming a card everybody sees, or none,
+        stays as it is (this default: every action)."""
+        return int(action)
 
     def _check_order(self, order, deck) -> np.ndarray:
         """``order`` as an int64 array if it holds every card of ``deck`` (ids) once; else

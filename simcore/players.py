@@ -398,16 +398,20 @@ def play_run(game: str, rules, policies, settings, progress=None, where: str = "
     ``simulate(game, rules, policies, settings=settings, progress=progress, **batch)``
     (the batch kernels; ``batch``: its run folder ``out``, ``executor``), or where a seat
     is a Python player :func:`python_run` (game by game in this thread, not
-    checkpointed: ``batch`` does not apply, a cluster is refused), a PlayerError then
-    starting with ``where`` (the variant or the side) when given."""
+    checkpointed: its run folder ``out``, if given, is written once the run is played;
+    the executor does not apply, a cluster is refused), a PlayerError then starting with
+    ``where`` (the variant, the side, the rotation or the batch's run) when given."""
+    from .running.runner import simulate, write_run
     if not uses_python(policies):
-        from .running.runner import simulate
         return simulate(game, rules, policies, settings=settings, progress=progress, **batch)
     check_local(settings, policies)
     try:
-        return python_run(game, rules, policies, settings, progress)
+        result = python_run(game, rules, policies, settings, progress)
     except PlayerError as exc:
         raise PlayerError(f"{where}: {exc}" if where else str(exc)) from None
+    if batch.get("out") is not None:
+        write_run(result, batch["out"])
+    return result
 
 
 def seats_of(g, rules, policies) -> list:

@@ -28,10 +28,13 @@ environment), all zero before the first deal is dealt. An information state stri
 the seat plus a digest of everything it observed, step by step (its raw observation
 after every deal and every action, and its own actions): perfect recall.
 
-``resample_from_infostate`` (IS-MCTS needs it) is there for Schnapsen, whose hidden cards
-never appear in an action: it re-deals the cards hidden from the seat with the game's own
-world sampler (``hand.sample_world``), renames them in the deal's card order
-(``Engine.renamed``) and replays the history.
+``resample_from_infostate`` (IS-MCTS needs it) re-deals the cards hidden from the seat
+with the game's own world sampler (``hand.sample_world``, the ``pimc`` player's), renames
+them in the deal's card order (``Engine.renamed``: a permutation of the hidden cards,
+holding by holding) and in the actions that name a hidden card (``Engine.renamed_action``:
+a Wendish discard), and replays the history. A replay that breaks what the seat saw
+(its information state differs, or an action is not legal in the new world) is drawn
+again, up to 100 times.
 """
 from __future__ import annotations
 
@@ -260,7 +263,7 @@ class TricksimState(pyspiel.State):
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one, its hidden cards re-dealt by
-        the game's world sampler (Schnapsen only; see the module text)."""
+        the game's world sampler (see the module text)."""
         return resample(self, int(player_id), np.random.default_rng(
             int(probability_sampler() * 2**53)))
 
@@ -304,13 +307,11 @@ class TricksimObserver:
 
 def resample(state: TricksimState, seat: int, rng) -> TricksimState:
     """A new state with ``state``'s history in which the cards ``seat`` has not seen are
-    re-dealt by the game's world sampler: the deal in play's card order with each hidden
-    card replaced by the sampled world's card in the same place (hands compared as sets,
-    the talon in order), then every action replayed."""
+    re-dealt by the game's world sampler: the deal in play's card order, and the actions
+    naming a hidden card, with each hidden card replaced by the sampled world's card in
+    the same place (``Engine.renamed``), then every action replayed; drawn again while
+    the replay breaks what ``seat`` saw."""
     ctx = state.ctx
-    if not hasattr(ctx.eng, "renamed"):
-        raise pyspiel.SpielError(f"resample_from_infostate needs the engine's ``renamed`` "
-                                 f"(Schnapsen has it), which {ctx.game} lacks")
     if state.st is None or state._dealing():
         return state.clone()
     hand = get_hand(ctx.game)
@@ -318,24 +319,21 @@ def resample(state: TricksimState, seat: int, rng) -> TricksimState:
         world = hand.sample_world(ctx.eng, state.st, seat, rng, None)
         if world is None:
             continue
-        swap = ctx.eng.renamed(state.st, world)
-        new = _replay(state, swap)
+        new = _replay(state, ctx.eng.renamed(state.st, world), ctx.eng.renamed_action)
         if new is not None and new.information_key(seat) == state.information_key(seat):
             return new
     raise pyspiel.SpielError(f"no world consistent with seat {seat}'s view in 100 draws")
 
 
-def _replay(state: TricksimState, swap: dict[int, int]):
-    """``state``'s history with the deal in play's cards renamed by ``swap``; None if an
-    action is not legal there."""
+def _replay(state: TricksimState, swap: dict[int, int], rename_action):
+    """``state``'s history with the deal in play's cards renamed by ``swap``: its chance
+    outcomes and, through ``rename_action``, its actions; None if an action is not legal
+    there."""
     game = state.get_game()
     new = game.new_initial_state()
-    hist = state.history()
-    # the chance outcomes of the deal in play are the last len(deck) - 1 dealt before
-    # its first action: find them by replaying and renaming while that deal is dealt
-    for a in hist:
-        if new.is_chance_node() and new.deal == state.deal and new.dealer is not None:
-            a = swap.get(a, a)
+    for a in state.history():
+        if new.deal == state.deal and new.dealer is not None:
+            a = swap.get(a, a) if new.is_chance_node() else rename_action(a, swap)
         try:
             new.apply_action(a)
         except (pyspiel.SpielError, ValueError):

@@ -37,6 +37,11 @@ checks of ``tricksim sweep``: ``check_with`` (a player), ``check_games`` and
     check_with = "expert"            # every variant again with expert play, same deals
     skill = ["expert", "heuristic"]  # the expert's edge over the heuristic per variant
 
+``policy`` may seat your own Python player (``"mybots:Greedy,heuristic"``,
+docs/players-api.md): that run is played game by game in this process with the
+per-decision seeds of ``tricksim simulate``, never on a cluster (refused before any run
+plays), its folder written whole once played; an interrupted one starts over.
+
 Each run gets ``OUT/<name>/``; a simulate run is checkpointed chunk by chunk
 there, so an interrupted batch, started again with the same plan, skips the
 finished runs (``batch.json`` lists them with their settings), resumes the
@@ -63,6 +68,7 @@ import pandas as pd
 from ..bits import seed_from_entropy
 from ..errors import TricksimError
 from ..options import INT64_MAX, read_toml, shown
+from ..players import check_local, play_run, player_names, uses_python
 from ..registry import game_names, get_game
 from ..running.runner import MAX_CHUNK, MAX_SEED
 from ..running.settings import RunSettings, settings_from
@@ -230,13 +236,13 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
         if command == "simulate":
             rules = g.build_rules(opts.get("preset"), opts.get("rules"), opts.get("set", ()),
                                   opts.get("players"))
-            seats = g.policy_ids(policies, rules)[0]
+            seats = player_names(g, rules, policies)
         else:
             from .check import CheckOptions, plan_checks
             from .sweep import POLICY
             built = _variants(game, opts, policies)
-            seats = [g.policy_ids(list(assign[POLICY]) if POLICY in assign else policies,
-                                  rules)[0] for assign, rules in built]
+            seats = [player_names(g, rules, list(assign[POLICY]) if POLICY in assign
+                                  else policies) for assign, rules in built]
             checks = plan_checks(game, [rules for _, rules in built],
                                  opts.get("games", DEFAULT_GAMES),
                                  CheckOptions(opts.get("check_with"), opts.get("check_games"),
@@ -312,6 +318,8 @@ def run_batch(plan: BatchPlan, out, settings: RunSettings | None = None,
                       workers=plan.cluster.get("workers"))
     if s.scheduler is not None and s.workers is not None:
         raise TricksimError("give --scheduler or --workers, not both")
+    for run in plan.runs:           # refused before any run plays, not when reached
+        check_local(s, run_policies(run.command, run.game, run.options) or ())
     from ..folders import own
     with own(out, "batch"):
         return _run_batch(plan, out, s, progress, client)
@@ -438,13 +446,13 @@ def _play(run: BatchRun, folder: Path, settings: RunSettings, executor, progress
     s = settings.replace(games=o.get("games", DEFAULT_GAMES), chunk_size=o.get("chunk_size"),
                          summary_only=o.get("summary_only", False))
     if run.command == "simulate":
-        from ..running.runner import simulate
         rules = g.build_rules(o.get("preset"), o.get("rules"), o.get("set", ()),
                               o.get("players"))
-        if executor.description.get("executor") != "dask":
+        if executor.description.get("executor") != "dask" and not uses_python(policies):
             g.run_chunk(rules, g.policy_ids(policies, rules)[1], s.seed, 0, 1,   # compile
                         summary_only=s.summary_only)
-        simulate(run.game, rules, policies, settings=s, progress=progress, out=folder,
+        # a Python player: game by game in this thread, the folder written once played
+        play_run(run.game, rules, policies, s, progress, f"run '{run.name}'", out=folder,
                  executor=executor)
         return []
     else:

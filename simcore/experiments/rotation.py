@@ -34,7 +34,7 @@ from scipy import stats as _st
 
 from ..errors import TricksimError
 from ..registry import get_game
-from ..players import play_run, uses_python
+from ..players import play_run, seat_names, seats_of, uses_python
 from ..running.runner import RunResult
 from ..running.settings import UNSET, RunSettings, settings_from
 from ..running.checkpoint import recorded_seed
@@ -237,14 +237,17 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
     seat) and report per policy (see the module doc).
 
     Arguments as for :func:`simcore.simulate`; ``out``: a folder whose
-    ``rotations/rN/`` subfolders are the rotations' run folders (each resumable).
+    ``rotations/rN/`` subfolders are the rotations' run folders (each resumable; with a
+    Python player in the list every rotation is played game by game in this thread, with
+    the per-decision seeds of ``simulate``, and written whole, not resumed).
     The policy list must name at least two different policies.
     """
     from ..bits import seed_from_entropy
     g = get_game(game)
     if rules is None:
         rules = g.build_rules()
-    names, _ = g.policy_ids(policies, rules)
+    seats = seats_of(g, rules, policies)         # a Python player: played game by game
+    names = seat_names(seats)
     if len(set(names)) < 2:
         raise TricksimError(f"--rotate needs at least two different policies in --policy "
                             f"(got {','.join(names)}): with one policy every seat already "
@@ -257,7 +260,7 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
     shifts = rotations(names)
     from ..folders import own
     with contextlib.nullcontext() if out is None else own(out, "rotation"):
-        runs = play_rotations(game, rules, names, shifts, s, progress=progress, out=out,
+        runs = play_rotations(game, rules, seats, shifts, s, progress=progress, out=out,
                               client=client, executor=executor)
     rot = RotatedRun(game, names, shifts, runs)
     summarize_rotated(rot)

@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...text import counted
-from ...engine import Dealing, EngineBase
+from ...engine import Dealing, EngineBase, renamed_pairs
 from ...errors import RulesError
 from .cards import CARD_VALUE, SUITS, card_name, deck_mask, mask_cards, mask_of, parse_card
 from .engine import (O_BUST, O_FOLLOW, O_HAND, O_HELD, O_LEAD, O_LEADER, O_OFFSUIT, O_PILE,
                      O_PLAYED, O_PLAYERS, O_POINTS, O_ROUND, O_SCORE, O_SEAT, O_STATUS,
                      O_TO_MOVE, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM, O_TRICK_POS, OBS_SIZE,
-                     S_DECK, S_HAND, S_LEADER, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
+                     S_DECK, S_HAND, S_LEADER, S_PLAYED, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE, STATE_SIZE, GAME_OVER,
                      PLAYING, apply_checked, init_game, legal_actions, next_deal, observe,
                      start_deal)
 from .pimc import choose_search
@@ -280,6 +280,24 @@ class Engine(EngineBase):
         if not 0 <= lead < self.players:
             raise ValueError(f"leader {dealer!r} is not a seat (0 to {self.players - 1})")
         start_deal(self.r, st, arr, lead)
+
+    def renamed(self, st, world) -> dict[int, int]:
+        """For a ``world`` sampled from ``st`` (``hand.sample_world``), the card ``world``
+        holds in place of each card of ``st`` it moved (``EngineBase.renamed``): every
+        hand and the cards set aside (the deck's cards neither played nor in a hand)
+        paired holding by holding."""
+        n = self.players
+
+        def aside(s) -> int:
+            held = int(s[S_PLAYED])
+            for p in range(n):
+                held |= int(s[S_HAND + p])
+            return int(self.r[R_DECK]) & ~held
+
+        swap = dict(renamed_pairs(aside(st), aside(world)))
+        for p in range(n):
+            swap.update(renamed_pairs(int(st[S_HAND + p]), int(world[S_HAND + p])))
+        return swap
 
     def deal_scores(self, st) -> list[float]:
         """The scored round's points against the table: the mean round points minus the

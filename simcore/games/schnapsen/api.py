@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...text import counted as count_words
-from ...engine import Dealing, EngineBase
+from ...engine import Dealing, EngineBase, renamed_pairs
 from ...errors import ReplayError, TricksimError
 from .cards import SUITS
 from .engine import (A_PASS, AFTER_LAST, MAX_LEGAL, N_ACTIONS, N_OBS, N_STATE, OBS_FIELDS,
@@ -214,10 +214,7 @@ class Engine(EngineBase):
         ``resample_from_infostate``)."""
         swap = {}
         for p in (0, 1):
-            a, b = int(state[S_HAND + p]), int(world[S_HAND + p])
-            gone = [c for c in range(20) if a >> c & 1 and not b >> c & 1]
-            came = [c for c in range(20) if b >> c & 1 and not a >> c & 1]
-            swap.update(zip(gone, came))
+            swap.update(renamed_pairs(int(state[S_HAND + p]), int(world[S_HAND + p])))
         down = max(int(state[S_TALON_LEFT]) - 1, 0)
         for k in range(down):
             x, y = int(state[S_TALON]) >> 5 * k & 31, int(world[S_TALON]) >> 5 * k & 31

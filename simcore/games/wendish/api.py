@@ -20,10 +20,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from ...bits import game_stream
-from ...engine import Dealing, EngineBase
+from ...engine import Dealing, EngineBase, renamed_pairs
 from ...options import RuleSet
 from .cards import SUITS, V_OFFICERS, VARIANT_DECK, mask_cards
-from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
+from .engine import (A_DISCARD, CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALLED_BY, O_CONTRACT,
                      O_COUNT, O_COVERED, O_DEAL, O_DEALER, O_DECLARER, O_DISCARDS,
                      O_FIRST_TRICK, O_HAND, O_LEADER, O_LUST_N, O_NDISCARDS, O_PHASE, O_PLAYED,
                      O_PLAYED_BY, O_POINTS, O_QC_BY, O_QS_BY, O_SCORES, O_SKAT, O_TAKER,
@@ -31,7 +31,7 @@ from .engine import (CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CALLED, O_CALL
                      O_TRICKS, O_TRICKS_DONE, O_TRUMP, O_UP, O_VOID, O_WIN_CARD, O_WIN_SEAT,
                      P_DONE, P_PLAY, PHASES, ST_TEAM0,
                      STATE_SIZE, ST_DEAL, ST_DEALER, ST_DECK, ST_DELTA, ST_NDEALS, ST_PHASE,
-                     ST_RNG,
+                     ST_DISCARDS, ST_HAND, ST_RNG, ST_SKAT, ST_UNDER,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
 from .expert import EXPERT
@@ -309,6 +309,32 @@ class Engine(EngineBase):
         if not 0 <= d < self.n:
             raise ValueError(f"dealer {dealer!r} is not a seat (0 to {self.n - 1})")
         py_start_deal(self.r, state, int(state[ST_DEAL]), d, arr)
+
+    def renamed(self, state, world) -> dict[int, int]:
+        """For a ``world`` sampled from ``state`` (``hand.sample_world``), the card
+        ``world`` holds in place of each card of ``state`` it moved (``EngineBase.renamed``):
+        every hand, the discards and the skat paired holding by holding; Officers' the
+        face-down card under each face-up card still covering one."""
+        swap = {}
+        if self.variant == V_OFFICERS:
+            up = int(state[ST_HAND]) | int(state[ST_HAND + 1])
+            for c in range(32):
+                x = int(state[ST_UNDER + (c >> 3)]) >> 8 * (c & 7) & 0xFF
+                y = int(world[ST_UNDER + (c >> 3)]) >> 8 * (c & 7) & 0xFF
+                if up >> c & 1 and x and y and x != y:
+                    swap[x - 1] = y - 1
+            return swap
+        for w in [ST_HAND + p for p in range(self.n)] + [ST_DISCARDS, ST_SKAT]:
+            swap.update(renamed_pairs(int(state[w]), int(world[w])))
+        return swap
+
+    def renamed_action(self, action: int, swap: dict[int, int]) -> int:
+        """A discard renamed by ``swap`` (the taker's discards are hidden from the other
+        seats); every other action names a card everybody sees, or none."""
+        action = int(action)
+        if A_DISCARD <= action < A_DISCARD + 32:
+            return A_DISCARD + swap.get(action - A_DISCARD, action - A_DISCARD)
+        return action
 
     def deal_scores(self, state) -> list[float]:
         """The scored deal's score change per seat (zero-sum)."""
