@@ -37,66 +37,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
 
 import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import types
 
-from .bits import U1, game_stream, mix64
 from .errors import TricksimError
-from .vector_kernels import MASK_WORDS, encoding_table
-
-#: what ``numba.extending.is_jitted`` accepts: a numba player is an @njit function
-_JITTED = numba.core.registry.CPUDispatcher
-#: the argument types the batch loop calls a numba player with
-ARG_TYPES = (types.float32[::1], types.boolean[::1], types.uint64[::1])
-SIGNATURE = "choose(obs: float32[:], mask: bool[:], rng: uint64[1]) -> int"
-#: games per parallel task when no built-in player searches (one each when one does)
-BLOCK = 64
-
-
-class NumbaKernels(NamedTuple):
-    """A game's side of a numba player's run (``Game.numba_kernels(rules)``)."""
-
-    #: ``start(r, st, seed, index)``: game ``index`` of run ``seed`` into ``st``
-    start: object
-    #: ``advance(r, policies, user, st, rows, nd, work) -> (nd, seat)``: the built-in
-    #: seats play (each scored deal's row into ``rows[nd]``, ``nd`` counting them) until
-    #: ``user[seat]`` is to act, or the game is over (seat -1)
-    advance: object
-    #: ``view(r, st, table, n_cards, words, obs, acts, mask, legal)``: the tensor, mask
-    #: and legal bits of the seat to act (the batch environment's writer)
-    view: object
-    #: ``apply(r, st, action)``: a legal action
-    apply: object
-    #: ``scratch(policies)``: the built-in players' scratch space, passed to ``advance``
-    scratch: object
-    #: rows per game, columns and dtype of ``advance``'s deal rows
-    rows: tuple
-    #: ``tables(start, rows, deals, finals)``: the chunk ``Game.run_chunk`` returns, from
-    #: the deal rows, the deals per game and each game's final state
-    tables: Callable
-
-
-def is_numba_player(obj) -> bool:
-    """Whether ``obj`` is a numba player (an ``@njit`` function)."""
-    return isinstance(obj, _JITTED)
-
-
-def unjitted_choose(obj) -> bool:
-    """Whether ``obj`` is a plain function shaped like a numba player (three required
-    positional parameters) that is not ``@njit``-compiled."""
-    import inspect
-    if not inspect.isfunction(obj):
-        return False
-    try:
-        params = inspect.signature(obj).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    required = [p for p in params if p.default is p.empty
-                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(required) == 3
+from .running.settings import UNSET
+from .numba_kernels import (ARG_TYPES, BLOCK, SIGNATURE, NumbaKernels, is_numba_player,
+                            play_chunk, seat_stream_py)
+from .vector_kernels import encoding_table
 
 
 def check_numba_player(choose, name: str) -> None:
@@ -122,60 +72,6 @@ def player_name(obj) -> str:
     """``module:qualname`` of a function given as an object (records and tables)."""
     fn = getattr(obj, "py_func", obj)
     return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', '?')}"
-
-
-@njit(cache=True, inline="always")
-def seat_stream(seed, index, seat):
-    """The initial splitmix64 state of seat ``seat``'s numba player in game ``index`` of
-    run ``seed`` (independent of the game's own stream, which the built-in players use)."""
-    return mix64(game_stream(seed, index) ^ mix64(np.uint64(seat + 1)))
-
-
-@njit(cache=True)
-def seat_stream_py(seed, index, seat):
-    """``seat_stream`` as one call from Python."""
-    return seat_stream(np.uint64(seed), np.int64(index), np.int64(seat))
-
-
-@njit(parallel=True)
-def _play_chunk(choose, start_game, advance, view, apply, scratch, r, policies, user, seed,
-                start, count, block, dims, table, n_cards, rows, deals, finals, bad):
-    """Games ``start .. start+count-1`` of run ``seed``, ``block`` a task: the seats with
-    ``user[p]`` played by ``choose``, the others by ``policies[p]`` (the game's kernels
-    ``start_game`` .. ``scratch``, see NumbaKernels).  Writes each game's deal rows, deal
-    count and final state; ``bad[g]`` = (1, seat, action) where game ``g`` stopped at an
-    action that is not legal.  Not cached: it takes the user's function."""
-    seats = user.shape[0]
-    for b in prange((count + block - 1) // block):
-        st = np.zeros(dims[0], np.int64)
-        obs = np.zeros(dims[1], np.float32)
-        mask = np.zeros(dims[2], np.bool_)
-        words = np.zeros(dims[3], np.int64)
-        acts = np.zeros(dims[4], np.int64)
-        legal = np.zeros(MASK_WORDS, np.uint64)
-        rng = np.zeros((seats, 1), np.uint64)
-        work = scratch(policies)
-        for g in range(b * block, min(count, (b + 1) * block)):
-            index = start + g
-            start_game(r, st, seed, index)
-            for p in range(seats):
-                rng[p, 0] = seat_stream(seed, index, p)
-            nd = 0
-            while True:
-                nd, who = advance(r, policies, user, st, rows[g], nd, work)
-                if who < 0:
-                    break
-                view(r, st, table, n_cards, words, obs, acts, mask, legal)
-                a = np.int64(choose(obs, mask, rng[who]))
-                if a < 0 or a >= 64 * MASK_WORDS \
-                        or (legal[a >> 6] >> np.uint64(a & 63)) & U1 == 0:
-                    bad[g, 0] = 1
-                    bad[g, 1] = who
-                    bad[g, 2] = a
-                    break
-                apply(r, st, a)
-            deals[g] = nd
-            finals[g, :] = st
 
 
 @dataclass
@@ -270,9 +166,9 @@ def numba_chunk(g, rules, seats: NumbaSeats, seed: int, start: int, count: int,
     finals = np.zeros((count, state_size), np.int64)
     bad = np.zeros((count, 3), np.int64)
     block = 1 if searches(g.name, seats.builtin, rules) else BLOCK
-    _play_chunk(seats.choose, k.start, k.advance, k.view, k.apply, k.scratch, eng.r,
-                seats.ids, seats.user, np.uint64(seed), start, count, block, dims,
-                encoding_table(spec), spec.n_cards, rows, deals, finals, bad)
+    play_chunk(seats.choose, k.start, k.advance, k.view, k.apply, k.scratch, eng.r,
+               seats.ids, seats.user, np.uint64(seed), start, count, block, dims,
+               encoding_table(spec), spec.n_cards, rows, deals, finals, bad)
     failed = np.flatnonzero(bad[:, 0])
     if len(failed):
         i = int(failed[0])
@@ -353,17 +249,44 @@ class _NumbaExecutor:
         pass
 
 
+def simulate(game: str, rules=None, policies=None, games=UNSET, seed=UNSET, *, settings=None,
+             progress=None, out=None, client=None, executor=None, records=None,
+             records_progress=None, **options):
+    """``simcore.running.runner.simulate`` (``simcore.simulate``), whose ``policies`` may
+    also hold a numba player in some seats: an ``@njit`` function ``choose(obs, mask,
+    rng) -> action`` or its ``MODULE:ATTR`` (then the run is :func:`numba_run`'s: the
+    player inside the batch loop, compiled once per process; ``client`` and
+    ``executor`` do not apply).  Everything else as the runner's::
+
+        >>> from simcore import simulate
+        >>> res = simulate("schnapsen", policies=[my_choose, "heuristic"], games=10_000,
+        ...                seed=1)                                # doctest: +SKIP
+    """
+    from .running import runner
+    from .running.settings import settings_from
+    if policies is None or not uses_numba(policies):
+        return runner.simulate(game, rules, policies, games, seed, settings=settings,
+                               progress=progress, out=out, client=client, executor=executor,
+                               records=records, records_progress=records_progress, **options)
+    if client is not None or executor is not None:
+        raise TricksimError("a numba player compiles in this process: client and executor "
+                            "do not apply")
+    from .engine import check_rules
+    return numba_run(game, check_rules(game, rules), policies,
+                     settings_from(settings, games=games, seed=seed, **options), progress,
+                     out, records, records_progress)
+
+
 def numba_run(game: str, rules, policies, settings, progress=None, out=None, records=None,
               records_progress=None):
-    """``simcore.running.runner.simulate`` with a numba player in some seats (see the
-    module text): the same RunResult, run folder (checkpointed, resumed) and summary; a
+    """``simcore.running.runner.simulate`` with a numba player in some seats (``policies``:
+    a policy list, or ``numba_seats``'s) (see the module text): the same RunResult, run folder (checkpointed, resumed) and summary; a
     Dask cluster is refused.  ``records``: a JSON Lines file of every game, played again
     through the Engine."""
     from .registry import get_game
     from .running.checkpoint import RunPlan
     from .running.cluster import resolve_threads
-    from .running.runner import (MAX_CHUNK, MAX_GAMES, _ChunkedRun, _seed_and_chunk,
-                                 planned_chunk)
+    from .running.runner import MAX_CHUNK, MAX_GAMES, _seed_and_chunk, planned_chunk
     g = get_game(game)
     rules = g.build_rules() if rules is None else rules
     if settings.on_cluster:
@@ -372,7 +295,7 @@ def numba_run(game: str, rules, policies, settings, progress=None, out=None, rec
     if not 1 <= settings.games <= MAX_GAMES:
         raise TricksimError(f"--games {settings.games} is not allowed; allowed: a positive "
                             f"integer, at most 2**63 - 1 = {MAX_GAMES}")
-    seats = numba_seats(g, rules, policies)
+    seats = policies if isinstance(policies, NumbaSeats) else numba_seats(g, rules, policies)
     seed, chunk = _seed_and_chunk(settings, out)
     chunk = planned_chunk(game, rules, seats.builtin) if chunk is None else int(chunk)
     if not 1 <= chunk <= MAX_CHUNK:
@@ -383,14 +306,26 @@ def numba_run(game: str, rules, policies, settings, progress=None, out=None, rec
     numba_chunk(g, rules, seats, seed, 0, 1, ex.kernels)    # compile before the clock
     plan = RunPlan(game, rules, tuple(seats.names), seed, settings.games, chunk,
                    bool(settings.summary_only))
-    run = _ChunkedRun(plan, threads, out, settings.resume, progress)
-    result = run.play_on(ex)
-    if records is not None:
-        t1 = time.perf_counter()
-        write_numba_records(g, rules, seats, seed, settings.games, records, records_progress)
-        result.execution["records"] = {"path": str(records), "games": settings.games,
-                                       "wall_time_s": round(time.perf_counter() - t1, 6)}
-    return result
+    return _numba_chunked_run(seats)(plan, threads, out, settings.resume, progress, records,
+                                     records_progress).play_on(ex)
+
+
+def _numba_chunked_run(seats: NumbaSeats):
+    """The runner's ``_ChunkedRun`` whose records file is played through the Engine with
+    ``seats`` (the batch logging kernels take built-in players only)."""
+    from .registry import get_game
+    from .running.runner import _ChunkedRun
+
+    class _NumbaRun(_ChunkedRun):
+        def _write_records(self) -> dict:
+            plan = self.plan
+            t1 = time.perf_counter()
+            write_numba_records(get_game(plan.game), plan.rules, seats, plan.seed, plan.games,
+                                self.records, self.records_progress)
+            return {"path": str(self.records), "games": plan.games,
+                    "wall_time_s": round(time.perf_counter() - t1, 6),
+                    "played_by": "the Engine, the numba player called from Python"}
+    return _NumbaRun
 
 
 def write_numba_records(g, rules, seats: NumbaSeats, seed: int, games: int, path,

@@ -5,7 +5,7 @@ searching players' chooser (pimc.py) and the batch environment's observation wri
 import numpy as np
 from numba import njit
 
-from ...numba_players import NumbaKernels
+from ...numba_kernels import NumbaKernels
 from .engine import (OBS_SIZE, apply_action, deal_over, game_over, init_game, next_deal,
                      to_move)
 from .pimc import choose_search

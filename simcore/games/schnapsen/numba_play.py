@@ -4,7 +4,7 @@ loop's row writer (play.py) and the batch environment's observation writer (vect
 import numpy as np
 from numba import njit
 
-from ...numba_players import NumbaKernels
+from ...numba_kernels import NumbaKernels
 from .engine import apply_action, deal_over, game_over, init_game, next_deal, to_move
 from .play import N_DEAL_COLUMNS, _match_out, write_row
 from .policies import PIMC, choose_w

@@ -5,7 +5,7 @@ observation writer (vector.py)."""
 import numpy as np
 from numba import njit
 
-from ...numba_players import NumbaKernels
+from ...numba_kernels import NumbaKernels
 from .engine import (ST_TO_MOVE, apply_action, deal_over, game_over, init_game,
                      next_deal_into)
 from .pimc import choose_w
