@@ -195,15 +195,16 @@ def _engine_decider(eng, seats: NumbaSeats, seed: int, index: int):
     return decide
 
 
-def play_record(g, rules, seats: NumbaSeats, seed: int, index: int) -> dict:
+def play_record(g, rules, seats: NumbaSeats, seed: int, index: int, scored=None) -> dict:
     """Game ``index`` of run ``seed`` played through the Engine with ``seats`` (the numba
     player called from Python per decision): its record, the same game the batch loop
-    plays."""
+    plays (``scored(st)``: called with each deal's scored state, ``Engine._play``)."""
     eng = g.engine(rules)
     st = eng.new(seed, index)
     eng._trusted = True
     try:
-        return eng._play(st, seed, index, seats.names, _engine_decider(eng, seats, seed, index))
+        return eng._play(st, seed, index, seats.names, _engine_decider(eng, seats, seed, index),
+                         scored)
     finally:
         eng._trusted = False
 
