@@ -6,6 +6,8 @@ The batch loop takes the player's function, so numba compiles it once per proces
 each game (seconds to a minute on a busy machine): these tests share the players of
 tests/numba_bots.py."""
 import json
+import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -111,3 +113,18 @@ def test_a_numba_player_where_python_players_play_is_one_line(invoke):
     r = invoke("tournament", "schnapsen", "--players", "numba_bots:rand_legal,heuristic",
                "--games", 5, "--seed", 1, "--out", "t")
     assert "is a numba player (@njit)" in one_line_error(r)
+
+
+def test_the_docs_numba_player_runs_reproducibly(invoke, tmp_path):
+    """docs/players-api.md's mynumba.py, saved and named as the docs say: the same seed
+    gives the same summary, another seed another one."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "players-api.md").read_text()
+    code = re.search(r"<!-- example:mynumba.py -->\n```python\n(.*?)```", doc, re.S).group(1)
+    (tmp_path / "mynumba.py").write_text(code)
+    args = ["simulate", "schnapsen", "--policy", "mynumba:low_follower,heuristic",
+            "--games", 200, "--threads", 1, "--summary-only"]
+    first = invoke(*args, "--seed", 1, "--out", "a")
+    assert first.exit_code == 0, first.output
+    assert "mynumba:low_follower" in first.stdout
+    assert invoke(*args, "--seed", 1, "--out", "b").stdout == first.stdout
+    assert invoke(*args, "--seed", 2, "--out", "c").stdout != first.stdout

@@ -62,7 +62,7 @@ class Schadenfreude(Game):
     def numba_kernels(self, rules):
         """A numba player's run (numba_play.py)."""
         from .numba_play import kernels
-        return kernels(rules)
+        return kernels(lambda start, finals: self.final_tables(rules, start, finals))
 
     def played_chunk(self, rules, start, scored):
         finals = np.array([states[-1] for states in scored], np.int64).reshape(len(scored), -1)

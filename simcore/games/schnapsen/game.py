@@ -95,7 +95,7 @@ class Schnapsen(Game):
     def numba_kernels(self, rules):
         """A numba player's run (numba_play.py)."""
         from .numba_play import kernels
-        return kernels(rules)
+        return kernels(rules, _chunk)
 
     def played_chunk(self, rules, start, scored):
         count = len(scored)

@@ -64,9 +64,9 @@ def _outs(finals, nd, deals, winner, first_dealer, left):
         _match_out(finals[g], g, nd[g], deals, winner, first_dealer, left)
 
 
-def kernels(rules) -> NumbaKernels:
-    """The kernels and the chunk builder of a numba player's Schnapsen run."""
-    from .game import _chunk
+def kernels(rules, chunk) -> NumbaKernels:
+    """The kernels and the chunk builder of a numba player's Schnapsen run (``chunk``:
+    game.py's, the tables from the deal rows and the matches' figures)."""
 
     def tables(start, rows, nd, finals):
         count = len(nd)
@@ -76,7 +76,7 @@ def kernels(rules) -> NumbaKernels:
         left = np.zeros((count, 2), np.int16)
         _outs(finals, nd, deals, winner, first_dealer, left)
         flat = rows[np.arange(rows.shape[1])[None, :] < nd[:, None]]
-        return _chunk(start, flat, deals, winner, first_dealer, left)
+        return chunk(start, flat, deals, winner, first_dealer, left)
 
     return NumbaKernels(start, advance, view, apply, scratch,
                         (max_deals(rules), N_DEAL_COLUMNS, np.int16), tables)

@@ -64,7 +64,7 @@ class Wendish(Game):
     def numba_kernels(self, rules):
         """A numba player's run (numba_play.py)."""
         from .numba_play import kernels
-        return kernels(rules)
+        return kernels(rules, self._chunk)
 
     def played_chunk(self, rules, start, scored):
         states = [st for game in scored for st in game]

@@ -58,14 +58,14 @@ def scratch(policies):
             np.empty(32, dtype=np.int64))
 
 
-def kernels(rules) -> NumbaKernels:
-    """The kernels and the chunk builder of a numba player's Wendish run."""
-    from .game import GAME
+def kernels(rules, chunk) -> NumbaKernels:
+    """The kernels and the chunk builder of a numba player's Wendish run (``chunk``:
+    game.py's ``_chunk``, the tables from the deal rows)."""
 
     def tables(start_, rows, nd, finals):
         count = len(nd)
-        return GAME._chunk(rules, start_, count, rows.reshape(count * rows.shape[1], D_FIELDS),
-                           np.zeros(count, np.int64))
+        return chunk(rules, start_, count, rows.reshape(count * rows.shape[1], D_FIELDS),
+                     np.zeros(count, np.int64))
 
     return NumbaKernels(start, advance, view, apply, scratch, (rules["deals"], D_FIELDS,
                                                                 np.int64), tables)
