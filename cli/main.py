@@ -299,6 +299,11 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     mybots:Greedy,heuristic; docs/players-api.md): such a run is played game by
     game in this process, writes players.csv and players.json and is not resumed
     (with --rotate, each rotation's run folder, played game by game).
+    Where MODULE:ATTR is a numba player (an @njit function choose(obs, mask, rng)
+    -> action), it plays inside the batch loop at kernel speed and the run is a
+    batch run (run folder, resume, --threads, --summary-only; --records replays
+    the games through the Engine); the loop takes your function, so numba cannot
+    cache it: it compiles once per process (seconds to a minute).
 
     \b
     Examples:
@@ -317,8 +322,13 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
         f"{game}-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}")
     if records is not None:                     # "" too: refused there
         check_records_path(records, out_dir)
+    from simcore.numba_players import uses_numba
     from simcore.players import is_user_policy
-    if policy is not None and any(is_user_policy(p) for p in g.policy_names(policy, rules)):
+    user = policy is not None and any(is_user_policy(p) for p in g.policy_names(policy, rules))
+    if user and uses_numba(g.policy_names(policy, rules)):
+        return simulate_numba_cli(game, rules, g.policy_names(policy, rules), run, out_dir,
+                                  records, fmt, rotate)
+    if user:
         if run["workers"] is not None or run["scheduler"] is not None:
             raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
                                 "process: --workers and --scheduler do not apply")
@@ -338,6 +348,24 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     result = run_simulation(game, rules, policy.split(","), settings=settings,
                             progress=Progress(f"{game}"), out=out_dir, records=records,
                             records_progress=Progress("records") if records else None)
+    report_run(result, out_dir, records, fmt)
+
+
+def simulate_numba_cli(game, rules, names, run: dict, out_dir, records, fmt, rotate) -> None:
+    """``simulate`` with a numba player (``names``: one per seat): a batch run with the
+    player inside the loop (``simcore.numba_players``), compiled first."""
+    from simcore.games import players_line
+    from simcore.numba_players import numba_run, numba_seats
+    if rotate:
+        raise TricksimError("--rotate does not take a numba player; run it once per seat "
+                            "instead (e.g. --policy mybots:choose,heuristic, then "
+                            "--policy heuristic,mybots:choose)")
+    seats = numba_seats(get_game(game), rules, names)      # loaded and checked first
+    click.echo(players_line(seats.names, False), err=fmt != "table")
+    click.echo("compiling the numba player's loop (once per process: numba cannot cache a "
+               "kernel that takes your function)", err=True)
+    result = numba_run(game, rules, seats, run_settings(**run), Progress(game), out_dir,
+                       records, Progress("records") if records else None)
     report_run(result, out_dir, records, fmt)
 
 

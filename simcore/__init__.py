@@ -20,7 +20,7 @@ configure_numba_cache()
 ignore_ctrl_c_in_a_starting_worker()
 
 _LAZY = {
-    "simulate": "running.runner", "write_records": "running.runner",
+    "simulate": "numba_players", "write_records": "running.runner",
     "write_run": "running.runner", "RunResult": "running.runner",
     "sweep": "experiments.sweep", "compare": "experiments.sweep", "engine": "engine",
     "get_game": "registry", "game_names": "registry", "RunSettings": "running.settings",

@@ -124,13 +124,13 @@ class PythonPlayer:
         if isinstance(spec, PythonPlayer):
             return spec
         if isinstance(spec, str):
-            return cls(spec, load_player(spec))
+            return cls(spec, _not_unjitted(spec, load_player(spec)))
         if not callable(spec) and not callable(getattr(spec, "act", None)):
             raise TricksimError(f"a player must be a policy name, MODULE:ATTR, a callable or "
                                 f"an object with act(obs), not {type(spec).__name__}")
         name = getattr(spec, "__qualname__", None) or type(spec).__qualname__
         module = getattr(spec, "__module__", None) or type(spec).__module__
-        return cls(f"{module}:{name}", spec)
+        return cls(f"{module}:{name}", _not_unjitted(f"{module}:{name}", spec))
 
     def for_game(self):
         """The callable that decides in one game (a class: a fresh instance)."""
@@ -139,6 +139,23 @@ class PythonPlayer:
             obj = obj()
         act = getattr(obj, "act", None)
         return act if callable(act) else obj
+
+
+def _not_unjitted(name: str, obj):
+    """``obj``, unless it is a numba player (``simulate`` plays it in the batch loop, not
+    game by game) or a plain function taking ``(obs, mask, rng)`` like one without being
+    @njit-compiled: then a one-line TricksimError saying so."""
+    from .numba_kernels import is_numba_player, unjitted_choose
+    if is_numba_player(obj):
+        raise TricksimError(f"player {name} is a numba player (@njit): simulate plays it "
+                            "inside the batch loop (docs/players-api.md); here a player is "
+                            "a Python player, player(obs)")
+    if unjitted_choose(obj):
+        raise TricksimError(f"player {name} takes three arguments like a numba player "
+                            "choose(obs, mask, rng) but is not @njit-compiled: decorate it "
+                            "with numba.njit, or write a Python player player(obs) "
+                            "(docs/players-api.md)")
+    return obj
 
 
 def _one_line(exc: BaseException) -> str:

@@ -38,11 +38,8 @@ from numba import njit, prange
 from ..bits import seed_from_entropy
 from ..engine import MAX_STATE_SEED, engine as make_engine, integer
 from ..errors import ApiError
+from ..numba_kernels import is_numba_player
 from ..vector_kernels import encoding_table, new_buffers, sample_actions, seed_streams
-
-#: what ``numba.extending.is_jitted`` accepts: a user's player must be an @njit function
-_JITTED = numba.core.registry.CPUDispatcher
-
 
 def _threads(threads):
     if threads is None:
@@ -189,7 +186,7 @@ class NumbaPlayer:
     names the row."""
 
     def __init__(self, choose, n: int, seed: int = 0):
-        if not isinstance(choose, _JITTED):
+        if not is_numba_player(choose):
             raise ApiError(f"a numba player must be an @njit function choose(obs, mask, rng) "
                            f"-> action, not {type(choose).__name__}")
         self.choose = choose

@@ -140,6 +140,14 @@ class Game:
         they take a kernel chunk."""
         raise NotImplementedError
 
+    def numba_kernels(self, rules: RuleSet):
+        """The game's side of a run with a user's numba player in some seats: a
+        ``simcore.numba_players.NumbaKernels`` (cached kernels that start a game, play
+        the built-in seats up to the numba player's turn writing the deal rows
+        ``run_chunk`` writes, write the seat's observation, apply an action; and the
+        chunk's tables from those rows)."""
+        raise NotImplementedError
+
     def aggregate(self, chunk: dict, rules: RuleSet) -> dict[str, Any]:
         """Additive sums of a chunk (summed over chunks by the runner); a summary-only
         chunk's ``aggregates`` as they are."""

@@ -59,11 +59,21 @@ class Schadenfreude(Game):
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 
+    def numba_kernels(self, rules):
+        """A numba player's run (numba_play.py)."""
+        from .numba_play import kernels
+        return kernels(lambda start, finals: self.final_tables(rules, start, finals))
+
     def played_chunk(self, rules, start, scored):
+        finals = np.array([states[-1] for states in scored], np.int64).reshape(len(scored), -1)
+        return self.final_tables(rules, start, finals)
+
+    def final_tables(self, rules, start, finals):
+        """``run_chunk``'s games table of games ``start ..`` from their final states
+        (``finals[g]``: game ``start + g``'s)."""
         from .engine import (S_BUST, S_FIRST_LEADER, S_ROUND, S_SCORE, S_UNFINISHED,
                              S_WINNER)
         n = self.seats(rules)
-        finals = np.array([states[-1] for states in scored], np.int64).reshape(len(scored), -1)
         return {"games": {
             "rounds": finals[:, S_ROUND].astype(np.int32),
             "scores": finals[:, S_SCORE:S_SCORE + n].astype(np.int32),
@@ -71,7 +81,7 @@ class Schadenfreude(Game):
             "bust": finals[:, S_BUST].astype(np.uint8),
             "unfinished": finals[:, S_UNFINISHED] != 0,
             "first_leader": finals[:, S_FIRST_LEADER].astype(np.int8),
-            "index": np.arange(start, start + len(scored), dtype=np.int64)}}
+            "index": np.arange(start, start + len(finals), dtype=np.int64)}}
 
     def _search_chunk(self, rules, policy_ids, seed, start, count):
         """``run_chunk``'s games table played with searching players, and how many

@@ -92,6 +92,11 @@ class Schnapsen(Game):
             chunk["search_decisions"] = int(searched.sum())
         return chunk
 
+    def numba_kernels(self, rules):
+        """A numba player's run (numba_play.py)."""
+        from .numba_play import kernels
+        return kernels(rules, _chunk)
+
     def played_chunk(self, rules, start, scored):
         count = len(scored)
         flat = np.zeros((sum(map(len, scored)), N_DEAL_COLUMNS), np.int16)

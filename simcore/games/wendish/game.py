@@ -61,6 +61,11 @@ class Wendish(Game):
                    np.uint64(seed), start, count, dout, sdec)
         return self._chunk(rules, start, count, dout, sdec)
 
+    def numba_kernels(self, rules):
+        """A numba player's run (numba_play.py)."""
+        from .numba_play import kernels
+        return kernels(rules, self._chunk)
+
     def played_chunk(self, rules, start, scored):
         states = [st for game in scored for st in game]
         dout = np.zeros((len(states), D_FIELDS), dtype=np.int64)
