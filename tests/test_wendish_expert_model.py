@@ -20,6 +20,7 @@ from simcore.games.wendish.policies import HEURISTIC, heuristic_play, py_choose
 from simcore.games.wendish.rules import rules_array
 from simcore.games.wendish.solver import new_work
 from simcore import get_game
+from test_wendish_pimc_speed import _card_states as card_states
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 GAME = get_game("wendish")
@@ -28,15 +29,7 @@ R = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
 
 def _card_states(deals, seed=11):
     """Card-play states with two or more legal cards of ``deals`` heuristic deals."""
-    out = []
-    for i in range(deals):
-        st = np.zeros(STATE_SIZE, np.int64)
-        py_init_game(R, st, seed, i)
-        while st[ST_PHASE] != P_DONE:
-            if st[ST_PHASE] == P_PLAY and bin(int(legal_cards(st))).count("1") > 1:
-                out.append(st.copy())
-            py_apply(R, st, py_choose(R, st, HEURISTIC))
-    return out
+    return card_states("four", deals, seed)[1]
 
 
 def test_the_shipped_weights_load_with_the_models_shape(tmp_path):

@@ -31,13 +31,10 @@ import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
-from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_FOUR, VARIANT_DECK
-from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_CALLED, ST_CALLED_BY, ST_N, ST_NTRICKS,
-                     ST_PHASE, ST_PLAYED, ST_PTS, ST_QC_BY, ST_QS_BY, ST_TO_MOVE, ST_TRICK,
-                     ST_TRICK_N, ST_TRICK_PTS, ST_TRICKS_DONE, ST_TRUMP, ST_VARIANT, ST_VOID,
-                     ST_WIN_CARD, ST_WIN_SEAT, WEDDING, legal_cards, own_hand, seen_contract,
-                     seen_declarer, seen_discards, seen_team0, teams_known)
-from .policies import ABOVE, _beats, _keep_value, heuristic_card, knowledge
+from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_FOUR
+from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_NTRICKS, ST_PHASE, ST_PTS, ST_TRICK_PTS,
+                     ST_TRICKS_DONE, ST_VARIANT, ST_VOID, WEDDING, seen_contract)
+from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
@@ -51,7 +48,6 @@ N_CARD = 19
 MAX_CARDS = 16
 #: the learned weights, shape (N_CARD, N_CONTEXT), float64
 MODEL_FILE = Path(__file__).resolve().parent / "expert_wendish_four.npy"
-_VDECK = np.array(VARIANT_DECK, dtype=np.uint64)
 
 
 def load_model(path=MODEL_FILE):
@@ -88,34 +84,10 @@ def card_features(r, st, acts, feats, ctx):
     legal cards (ascending ids) into ``acts``, their features into ``feats[i, :N_CARD]``
     and the decision's context into ``ctx[:N_CONTEXT]``; returns the number of legal
     cards. Every value is 0/1 or scaled to about [0, 1] (see the inline list)."""
-    p = st[ST_TO_MOVE]
-    n = st[ST_N]
-    t = st[ST_TRUMP]
+    (p, n, t, hand, legal, pos, lead_card, win_card, win_seat, friends, foes, declaring,
+     rest, outside) = seat_view(st)
     tm = TRUMP_MASK[t]
-    hand = own_hand(st, p)
-    legal = legal_cards(st)
-    pos = st[ST_TRICK_N]
-    if pos == 0:
-        lead_card = -1
-        win_card = -1
-        win_seat = p
-    else:
-        lead_card = st[ST_TRICK]
-        win_card = st[ST_WIN_CARD]
-        win_seat = st[ST_WIN_SEAT]
     contract = seen_contract(st, p)
-    friends, foes, declaring = knowledge(p, n, contract, seen_declarer(st, p), hand,
-                                         st[ST_CALLED], st[ST_CALLED_BY], teams_known(st, p),
-                                         seen_team0(st, p), st[ST_QC_BY], st[ST_QS_BY])
-    rest = U0
-    q = p
-    for _ in range(pos + 1, n):
-        q += 1
-        if q >= n:
-            q -= n
-        rest |= U1 << np.uint64(q)
-    outside = _VDECK[st[ST_VARIANT]] & ~np.uint64(st[ST_PLAYED]) & ~hand & \
-        ~seen_discards(st, p)
     trick_pts = st[ST_TRICK_PTS]
     h = heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_seat,
                        trick_pts, rest, friends, foes, declaring)
