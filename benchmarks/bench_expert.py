@@ -2,7 +2,7 @@
 and time per decision in batch runs, end to end through ``tricksim simulate``.
 
     python benchmarks/bench_expert.py [--games schnapsen,wendish,schadenfreude]
-        [--scale 1.0] [--seeds 1,2] [--out FILE]
+        [--variants four,three,officers] [--scale 1.0] [--seeds 1,2] [--out FILE]
 
 Strength (95% intervals, paired by deal):
 
@@ -187,6 +187,7 @@ def pimc_wendish(variant):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="schnapsen,wendish,schadenfreude")
+    ap.add_argument("--variants", default="four,three,officers", help="Wendish variants")
     ap.add_argument("--scale", type=float, default=1.0, help="scales every run's size")
     ap.add_argument("--seeds", default="1,2")
     ap.add_argument("--out", default=None)
@@ -209,7 +210,7 @@ def main():
     if "wendish" in which:
         g = get_game("wendish")
         out = {}
-        for variant in ("four", "three", "officers"):
+        for variant in a.variants.split(","):
             edge = wendish_edge(variant, int(4000 * k), seeds[0])
             pimc = pimc_wendish(variant)
             rules = g.build_rules(assignments=[f"variant={variant}"])

@@ -4,7 +4,9 @@ numba's ``cache=True`` checks only the timestamp of the file that defines a
 function, not of the files whose jitted functions it calls, so a cached batch
 kernel can silently keep an old policy or rule after an edit in another
 module.  Keying the cache folder by a hash of every source file of the package
-makes any edit start a fresh cache.  A user's own NUMBA_CACHE_DIR wins.
+makes any edit start a fresh cache (the learned players' ``.npy`` weights,
+which compiled kernels hold as constants, are hashed too).  A user's own
+NUMBA_CACHE_DIR wins.
 """
 import hashlib
 import os
@@ -17,7 +19,7 @@ def configure_numba_cache() -> None:
         return
     root = Path(__file__).resolve().parent
     digest = hashlib.sha1()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.npy")]):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")

@@ -39,7 +39,8 @@ def _card_states(variant, deals, seed=5):
 @pytest.mark.parametrize("variant", ["four", "three"])
 def test_tricks_takes_the_experts_choice_before_the_switch_and_searches_after(variant):
     """With ``tricks=T`` a card decision with more than T tricks left is the expert's
-    (the heuristic's there: T >= the expert's own search tricks), one with T or fewer
+    (the heuristic's there but in four: T >= the expert's own search tricks), one with T
+    or fewer
     left is the full search's (``tricks=16``) with the same worlds; and the switch
     changes some early choice (the parameter has an effect)."""
     r, states = _card_states(variant, 6)
@@ -52,7 +53,9 @@ def test_tricks_takes_the_experts_choice_before_the_switch_and_searches_after(va
         got = py_choose_w(r, st.copy(), cut, WORK)
         if left > t:
             early += 1
-            assert got == py_choose_w(r, st.copy(), EXPERT, WORK) == py_choose(r, st, HEURISTIC)
+            assert got == py_choose_w(r, st.copy(), EXPERT, WORK)
+            if variant != "four":       # four: the expert's learned scorer (expert.py)
+                assert got == py_choose(r, st, HEURISTIC)
             changed += got != py_choose_w(r, st.copy(), full, WORK)
         else:
             late += 1

@@ -1,26 +1,199 @@
-"""Wendish Schafkopf's ``expert`` player: the heuristic's contracts, discards and early
-card play, and ``pimc``'s search over a few sampled worlds for the last tricks.
+"""Wendish Schafkopf's ``expert`` player: the heuristic's contracts and discards, a
+learned card scorer for the early tricks (Wendish four), and ``pimc``'s search over a
+few sampled worlds for the last tricks.
 
 Over the last ``EXPERT_TRICKS`` tricks of a deal few cards are left, so the open-card
 solver answers a world in microseconds: there (``expert_searches``) the expert plays
 ``pimc.pimc_choose`` with ``EXPERT_WORLDS`` worlds (worlds consistent with what its
 seat saw: voids, the discards it took, Officers' face-down cards unseen; see pimc.py).
-Before that, and for every contract decision (the pickup, the discards, the Lust Solo
-round, the Old Ones' choice), it plays as ``heuristic`` (policies.py). The dispatch is
-``pimc.choose_w``. It reads only what its seat sees.
+Before that, in Wendish four, it plays the legal card with the highest score of a
+bilinear model learned from ``pimc``'s choices (``card_features``, ``model_card``;
+the weights ``expert_wendish_four.npy`` next to this file, rebuilt by
+``benchmarks/train_expert_wendish.py``); in the other variants, and for every contract
+decision (the pickup, the discards, the Lust Solo round, the Old Ones' choice), it
+plays as ``heuristic`` (policies.py). The dispatch is ``pimc.choose_w``. It reads
+only what its seat sees.
+
+The model: a card's score is ``f @ W @ x``, ``x`` the decision's context (N_CONTEXT
+numbers: the seat's place in the trick, the trick's points, who holds it and whether
+that holds, the sides as the seat knows them and their card points, who is still to
+play, trumps in and out of its hand, the contract as the seat sees it) and ``f`` the
+card's features (N_CARD numbers: the heuristic's choice or not, trump, rank, points,
+whether it takes the trick now and holds it, whether a higher card of its suit is out,
+the cards of its suit in the hand and outside, known voids of foes and friends in its
+suit); ``card_features`` lists them. W was fitted to pimc's choices (a conditional
+logit over the legal cards with a softmax of pimc's values as the target; see the
+training script).
 """
+from pathlib import Path
+
+import numpy as np
 from numba import njit
 
-from .engine import P_PLAY, ST_NTRICKS, ST_PHASE, ST_TRICKS_DONE
+from ...bits import U0, U1, lowest_bit, popcount
+from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_FOUR
+from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_NTRICKS, ST_PHASE, ST_PTS, ST_TRICK_PTS,
+                     ST_TRICKS_DONE, ST_VARIANT, ST_VOID, WEDDING, seen_contract)
+from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
 #: the last tricks of a deal searched, and the worlds sampled per decision there
 EXPERT_TRICKS = 3
 EXPERT_WORLDS = 4
+#: sizes of the model's context and card feature vectors (``card_features``)
+N_CONTEXT = 22
+N_CARD = 19
+#: the most legal cards of a decision (a hand of Officers' 16 face-up and hidden cards)
+MAX_CARDS = 16
+#: the learned weights, shape (N_CARD, N_CONTEXT), float64
+MODEL_FILE = Path(__file__).resolve().parent / "expert_wendish_four.npy"
+
+
+def load_model(path=MODEL_FILE):
+    """The learned weights (N_CARD x N_CONTEXT float64) from ``path``; ValueError when
+    the file does not hold an array of that shape."""
+    w = np.load(path)
+    if w.shape != (N_CARD, N_CONTEXT) or w.dtype != np.float64:
+        raise ValueError(f"{path}: expected float64 weights of shape {(N_CARD, N_CONTEXT)}, "
+                         f"got {w.dtype} {w.shape}")
+    return w
+
+
+#: read once at import; a compiled kernel holds them as a constant (the numba cache is
+#: keyed by the package's sources and this file: simcore/_cache.py)
+MODEL = load_model()
 
 
 @njit(cache=True, inline="always")
 def expert_searches(st):
     """Whether the expert searches this decision (card play in the last tricks)."""
     return st[ST_PHASE] == P_PLAY and st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= EXPERT_TRICKS
+
+
+@njit(cache=True, inline="always")
+def expert_models(st):
+    """Whether the expert plays this decision by the learned model (card play in
+    Wendish four before the searched tricks)."""
+    return st[ST_PHASE] == P_PLAY and st[ST_VARIANT] == V_FOUR
+
+
+@njit(cache=True)
+def card_features(r, st, acts, feats, ctx):
+    """The model's inputs for the seat to move in card play, from what it sees: its
+    legal cards (ascending ids) into ``acts``, their features into ``feats[i, :N_CARD]``
+    and the decision's context into ``ctx[:N_CONTEXT]``; returns the number of legal
+    cards. Every value is 0/1 or scaled to about [0, 1] (see the inline list)."""
+    (p, n, t, hand, legal, pos, lead_card, win_card, win_seat, friends, foes, declaring,
+     rest, outside) = seat_view(st)
+    tm = TRUMP_MASK[t]
+    contract = seen_contract(st, p)
+    trick_pts = st[ST_TRICK_PTS]
+    h = heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_seat,
+                       trick_pts, rest, friends, foes, declaring)
+    friend_wins = pos > 0 and ((friends >> np.uint64(win_seat)) & U1) != U0
+    foe_wins = pos > 0 and ((foes >> np.uint64(win_seat)) & U1) != U0
+    rest_friendly = (rest & ~friends) == U0
+    others = np.uint64((1 << n) - 1) & ~(U1 << np.uint64(p))
+    # the context
+    ctx[0] = 1.0
+    for i in range(4):
+        ctx[1 + i] = 1.0 if pos == i else 0.0
+    ctx[5] = trick_pts / 10.0
+    ctx[6] = 1.0 if friend_wins else 0.0
+    ctx[7] = 1.0 if foe_wins else 0.0
+    ctx[8] = 1.0 if rest_friendly else 0.0
+    ctx[9] = 1.0 if pos > 0 and (outside & ABOVE[t, win_card]) == U0 else 0.0
+    ctx[10] = 1.0 if declaring else 0.0
+    ctx[11] = 1.0 if (friends | foes) == others else 0.0
+    ctx[12] = st[ST_TRICKS_DONE] / 8.0
+    ctx[13] = popcount(hand & tm) / 8.0
+    ctx[14] = popcount(outside & tm) / 14.0
+    ctx[15] = 1.0 if contract == SOLO or contract == QUIET_SOLO else 0.0
+    ctx[16] = 1.0 if contract == WEDDING else 0.0
+    own = 0
+    their = 0
+    for q in range(n):
+        b = U1 << np.uint64(q)
+        if q == p or (friends & b) != U0:
+            own += st[ST_PTS + q]
+        elif (foes & b) != U0:
+            their += st[ST_PTS + q]
+    ctx[17] = own / 120.0
+    ctx[18] = their / 120.0
+    ctx[19] = 1.0 if (rest & friends) != U0 else 0.0       # a friend plays after me
+    ctx[20] = 1.0 if (rest & foes) != U0 else 0.0          # a foe plays after me
+    ctx[21] = 1.0 if (rest & ~friends & ~foes) != U0 else 0.0
+    # the cards
+    k = 0
+    m = legal
+    while m != U0:
+        c = lowest_bit(m)
+        m &= m - U1
+        bit = U1 << np.uint64(c)
+        grp = FOLLOW_MASK[t, c]
+        trump = (bit & tm) != U0
+        wins = pos == 0 or _beats(t, lead_card, win_card, c)
+        top = (outside & grp & ABOVE[t, c]) == U0
+        mine = hand & grp
+        foe_void = 0
+        friend_void = 0
+        for q in range(n):
+            if q != p and (np.uint64(st[ST_VOID + q]) & grp) != U0:
+                if ((friends >> np.uint64(q)) & U1) != U0:
+                    friend_void += 1
+                else:
+                    foe_void += 1
+        f = feats[k]
+        f[0] = 1.0 if c == h else 0.0                           # the heuristic's card
+        f[1] = 1.0 if trump else 0.0
+        f[2] = (POWER[t, c] - 16) / 13.0 if trump else POWER[t, c] / 5.0
+        f[3] = CARD_POINTS[c] / 11.0
+        f[4] = 1.0 if wins else 0.0                             # holds the trick now
+        f[5] = 1.0 if wins and pos > 0 and (rest_friendly or
+                                            (outside & ABOVE[t, c]) == U0) else 0.0
+        f[6] = 1.0 if top else 0.0                              # no higher card outside
+        f[7] = 1.0 if not trump and CARD_POINTS[c] == 11 else 0.0
+        f[8] = popcount(mine) / 8.0
+        f[9] = 1.0 if not trump and popcount(mine) == 1 else 0.0    # leaves a void
+        f[10] = popcount(outside & grp) / 8.0
+        f[11] = 1.0 if (mine & ABOVE[t, c] & ~bit) == mine & ~bit and \
+            popcount(mine) > 1 else 0.0                         # the lowest of its suit
+        f[12] = 1.0 if (mine & ABOVE[t, c]) == U0 and popcount(mine) > 1 else 0.0
+        f[13] = CARD_POINTS[c] / 11.0 if wins else 0.0
+        f[14] = 1.0 if c == QC or c == QS else 0.0
+        f[15] = foe_void / 3.0                              # known voids in its suit
+        f[18] = friend_void
+        f[16] = popcount(outside & grp & ABOVE[t, c]) / 8.0
+        f[17] = _keep_value(t, c) / 30.0
+        acts[k] = c
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def model_card(r, st, w):
+    """The legal card with the highest score ``f @ w @ x`` (module doc; the first on a
+    tie) for the seat to move in card play."""
+    acts = np.empty(MAX_CARDS, dtype=np.int64)
+    feats = np.empty((MAX_CARDS, N_CARD), dtype=np.float64)
+    ctx = np.empty(N_CONTEXT, dtype=np.float64)
+    k = card_features(r, st, acts, feats, ctx)
+    if k == 1:
+        return acts[0]
+    v = np.zeros(N_CARD, dtype=np.float64)
+    for a in range(N_CARD):
+        s = 0.0
+        for b in range(N_CONTEXT):
+            s += w[a, b] * ctx[b]
+        v[a] = s
+    best = 0
+    bs = -1e300
+    for i in range(k):
+        s = 0.0
+        for a in range(N_CARD):
+            s += feats[i, a] * v[a]
+        if s > bs:
+            bs = s
+            best = i
+    return acts[best]

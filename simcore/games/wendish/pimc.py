@@ -81,7 +81,7 @@ from .policies import choose, discard_card, heuristic_action, heuristic_play, lu
     solo_thresholds
 from .rules import R_LUST, R_SOLO_SUITS
 from .solver import SCRATCH, reaches
-from .expert import EXPERT, EXPERT_WORLDS, expert_searches
+from .expert import EXPERT, EXPERT_WORLDS, MODEL, expert_models, expert_searches, model_card
 
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 #: a pimc id carries its parameters: PIMC + (worlds << PIMC_SHIFT) + (contract method
@@ -370,32 +370,37 @@ def _band_search(r, top, work, table):
 
 
 @njit(cache=True)
-def pimc_choose(r, st, worlds, work):
-    """The ``pimc`` player's action for the seat to move (see the module)."""
-    if st[ST_PHASE] != P_PLAY:
-        return choose(r, st, HEURISTIC)
+def pimc_scores(r, st, worlds, work, acts, score, pts):
+    """pimc's search for the seat to move in card play: its legal cards into ``acts``
+    (ascending ids), each card's summed deal score over the ``worlds`` sampled worlds
+    into ``score`` and its summed card points of the seat's side into ``pts``; returns
+    the number of legal cards (one card: nothing searched, zeros)."""
     seat = st[ST_TO_MOVE]
     legal = legal_cards(st)
-    nl = popcount(legal)
-    if nl == 1:
-        return lowest_bit(legal)
-    acts = np.empty(16, dtype=np.int64)
-    score = np.zeros(16, dtype=np.float64)
-    pts = np.zeros(16, dtype=np.float64)
     k = 0
     m = legal
     while m != U0:
         acts[k] = lowest_bit(m)
+        score[k] = 0.0
+        pts[k] = 0.0
         k += 1
         m &= m - U1
+    if k == 1:
+        return k
     world = work[_W_WORLD]
     top = work[_W_TOP]
     scratch = np.empty(STATE_SIZE, dtype=np.int64)
     table = np.empty(121, dtype=np.int64)
     rng = decision_stream(st)
+    t0 = -1
+    con = -1
     for _ in range(worlds):
         rng = sample_world(st, seat, rng, world)
-        deal_scores(r, world, seat, table, scratch)
+        # the score table depends on the world's sides and contract only
+        if world[ST_TEAM0] != t0 or world[ST_CONTRACT] != con:
+            deal_scores(r, world, seat, table, scratch)
+            t0 = world[ST_TEAM0]
+            con = world[ST_CONTRACT]
         mine = (world[ST_TEAM0] >> seat) & 1
         for i in range(k):
             for w in range(STATE_SIZE):
@@ -404,6 +409,15 @@ def pimc_choose(r, st, worlds, work):
             cp = _band_search(r, top, work, table)
             score[i] += table[cp]
             pts[i] += cp if mine else 120 - cp
+    return k
+
+
+@njit(cache=True)
+def pimc_pick(r, st, acts, score, pts, k):
+    """pimc's card from ``pimc_scores``' answer: the best summed score; among cards tied
+    on it the heuristic's if it is one of them, else the most card points (module doc)."""
+    if k == 1:
+        return acts[0]
     best = 0
     for i in range(1, k):
         if score[i] > score[best]:
@@ -416,6 +430,18 @@ def pimc_choose(r, st, worlds, work):
         if score[i] == score[best] and pts[i] > pts[best]:
             best = i
     return acts[best]
+
+
+@njit(cache=True)
+def pimc_choose(r, st, worlds, work):
+    """The ``pimc`` player's action for the seat to move (see the module)."""
+    if st[ST_PHASE] != P_PLAY:
+        return choose(r, st, HEURISTIC)
+    acts = np.empty(16, dtype=np.int64)
+    score = np.empty(16, dtype=np.float64)
+    pts = np.empty(16, dtype=np.float64)
+    k = pimc_scores(r, st, worlds, work, acts, score, pts)
+    return pimc_pick(r, st, acts, score, pts, k)
 
 
 @njit(cache=True, inline="always")
@@ -584,9 +610,12 @@ def pimc_contract(r, st, nw, method, work):
 @njit(cache=True, inline="always")
 def expert_choose(r, st, work):
     """The ``expert`` player's action (expert.py): pimc's search over EXPERT_WORLDS
-    worlds in the last tricks, the heuristic elsewhere."""
+    worlds in the last tricks, the learned card scorer before them (Wendish four), the
+    heuristic elsewhere."""
     if expert_searches(st):
         return pimc_choose(r, st, EXPERT_WORLDS, work)
+    if expert_models(st):
+        return model_card(r, st, MODEL)
     return heuristic_action(r, st)
 
 

@@ -385,15 +385,16 @@ def heuristic_card(t, legal, hand, outside, pos, n, lead_card, win_card, win_sea
 
 
 @njit(cache=True, inline="always")
-def heuristic_play(r, st):
-    """The heuristic's card for the seat to move, from what that seat sees: its own
-    hand, the public trick and play, and its view of the contract and the sides
-    (the engine's ``seen_*`` accessors, the same ``observe`` reports)."""
+def seat_view(st):
+    """What the seat to move sees of a card decision: (seat, players, trump suit, hand,
+    legal cards, its place in the trick, the led card, the card and seat holding the
+    trick (-1, -1 and itself on lead), friends, foes, declaring (``knowledge``), the
+    seats still to play after it, the cards outside: unplayed, not in its hand and not
+    its own discards). Read through the engine's ``seen_*`` accessors, the same
+    ``observe`` reports."""
     p = st[ST_TO_MOVE]
     n = st[ST_N]
-    t = st[ST_TRUMP]
     hand = own_hand(st, p)
-    legal = legal_cards(st)
     i = st[ST_TRICK_N]
     if i == 0:
         lead_card = -1
@@ -416,6 +417,17 @@ def heuristic_play(r, st):
         rest |= U1 << np.uint64(q)
     outside = _VDECK[st[ST_VARIANT]] & ~np.uint64(st[ST_PLAYED]) & ~hand & \
         ~seen_discards(st, p)
+    return (p, n, st[ST_TRUMP], hand, legal_cards(st), i, lead_card, win_card, win_seat,
+            friends, foes, declaring, rest, outside)
+
+
+@njit(cache=True, inline="always")
+def heuristic_play(r, st):
+    """The heuristic's card for the seat to move, from what that seat sees
+    (``seat_view``): its own hand, the public trick and play, and its view of the
+    contract and the sides."""
+    (p, n, t, hand, legal, i, lead_card, win_card, win_seat, friends, foes, declaring,
+     rest, outside) = seat_view(st)
     return heuristic_card(t, legal, hand, outside, i, n, lead_card, win_card, win_seat,
                           st[ST_TRICK_PTS], rest, friends, foes, declaring)
 

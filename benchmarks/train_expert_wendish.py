@@ -1,0 +1,250 @@
+"""Rebuild the Wendish ``expert``'s learned card scorer (simcore/games/wendish/expert.py)
+from ``pimc``'s card choices in Wendish four.
+
+    python benchmarks/train_expert_wendish.py [--deals 3000] [--seed 7] [--worlds 8]
+        [--chunk 250] [--l2 1e-5] [--temperature 0.1]
+        [--out simcore/games/wendish/expert_wendish_four.npy] [--edge-deals 2000]
+
+1. Data (``simcore.games.wendish.imitation``): ``--deals`` deals of run ``--seed`` with
+   one ``pimc:worlds=N`` seat (``index % 4``) among heuristic seats; a row per card
+   decision of that seat before the expert's searched tricks: the model's inputs and
+   pimc's summed deal score of every legal card. One thread, in chunks of ``--chunk``
+   deals, each cached in ``results/benchmarks/expert_wendish_data_<seed>_<worlds>_
+   <start>_<count>.npz`` (git ignores them): the rows are a function of the seed, the
+   deals and the worlds, so a rerun reuses them and a longer one extends them.
+2. Fit: the weights W (N_CARD x N_CONTEXT) of a conditional logit, P(card i) =
+   softmax over the legal cards of f_i @ W @ x, to a softmax of pimc's mean deal
+   score per card at ``--temperature`` (tariff units; 0: pimc's card itself), by
+   cross-entropy plus ``--l2`` times the squared distance of W from the heuristic's
+   weights (1 on "the heuristic's card" x bias), by scipy's L-BFGS from the heuristic's weights: no
+   randomness, so the same data give the same weights. Deals of index % 5 == 4 are
+   held out: the script prints how often the model, and the heuristic, play pimc's
+   card on them and the mean regret (pimc's value of its card minus that of the
+   model's card).
+3. With ``--edge-deals N``: the paired edge per deal over a heuristic seat of the new
+   weights and of the heuristic (the expert without a model) on N deals of seed 1
+   (``imitation.model_deal_scores``: the expert's own search in the last tricks).
+4. Writes the weights (float64 .npy; the model the package ships) and a summary to
+   ``results/benchmarks/expert_wendish_train.json``.
+"""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from common import RESULTS, load_note, write
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from simcore.games.wendish import GAME  # noqa: E402
+from simcore.games.wendish.expert import EXPERT_TRICKS, MODEL_FILE, N_CARD, N_CONTEXT  # noqa: E402,E501
+from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores,  # noqa: E402
+                                             new_rows, rows_features)
+from simcore.games.wendish.rules import rules_array  # noqa: E402
+from simcore.games.wendish.solver import new_work  # noqa: E402
+
+HOLD_OUT = 5            # deals with index % HOLD_OUT == HOLD_OUT - 1 are held out
+
+
+def chunk_path(seed, worlds, start, count):
+    """Where the rows of deals ``start .. start+count-1`` are cached."""
+    return RESULTS / f"expert_wendish_data_{seed}_{worlds}_{start}_{count}.npz"
+
+
+def generate(seed, deals, worlds, chunk):
+    """The rows of ``deals`` deals (module doc, part 1), each with its deal's index,
+    chunk by chunk (a chunk's rows are cached: a longer run reuses them)."""
+    rules = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+    work = new_work()
+    parts = []
+    t0 = time.process_time()
+    for start in range(0, deals, chunk):
+        cnt = min(chunk, deals - start)
+        path = chunk_path(seed, worlds, start, cnt)
+        if path.exists():
+            d = np.load(path)
+            parts.append({k: d[k] for k in d.files})
+            continue
+        states, score, nleg, target, deal = new_rows(cnt)
+        n = imitation_rows(rules, seed, start, cnt, worlds, work, states, score, nleg,
+                           target, deal)
+        part = dict(states=states[:n], score=score[:n, :8], nleg=nleg[:n],
+                    target=target[:n], deal=deal[:n])
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **part)
+        tmp.rename(path)
+        parts.append(part)
+        done = start + cnt
+        el = time.process_time() - t0
+        print(f"{done}/{deals} deals, {sum(len(p['nleg']) for p in parts)} rows, "
+              f"{el:.0f} s CPU, ETA {el / done * (deals - done):.0f} s", flush=True)
+    d = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return with_features(rules, d)
+
+
+def with_features(rules, d):
+    """``d`` with the model's inputs of its positions (``feats``, ``ctx``)."""
+    n = len(d["nleg"])
+    d["feats"] = np.zeros((n, 8, N_CARD))
+    d["ctx"] = np.zeros((n, N_CONTEXT))
+    rows_features(rules, d["states"], d["feats"], d["ctx"])
+    return d
+
+
+def heuristic_weights():
+    """Weights that play the heuristic's card: 1 on its feature (0) times the bias (0)."""
+    w = np.zeros((N_CARD, N_CONTEXT))
+    w[0, 0] = 1.0
+    return w
+
+
+def targets(d, temperature):
+    """Per row the distribution to fit over the legal cards: pimc's card (one-hot) with
+    ``temperature`` 0, else a softmax of pimc's mean deal score per card / temperature."""
+    n, m = d["score"].shape
+    valid = np.arange(m)[None, :] < d["nleg"][:, None]
+    if temperature <= 0:
+        y = np.zeros((n, m))
+        y[np.arange(n), d["target"]] = 1.0
+        return y
+    q = np.where(valid, d["score"] / WORLDS_OF[0] / temperature, -np.inf)
+    q -= q.max(axis=1, keepdims=True)
+    e = np.exp(q)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+WORLDS_OF = [8]
+
+
+def fit(d, y, l2):
+    """W minimizing the mean cross-entropy of softmax(f @ W @ x) over the legal cards
+    against ``y`` plus ``l2`` |W - heuristic_weights()|^2 (L-BFGS from the heuristic)."""
+    from scipy.optimize import minimize
+    f = d["feats"].astype(np.float64)
+    x = d["ctx"].astype(np.float64)
+    m = f.shape[1]
+    valid = np.arange(m)[None, :] < d["nleg"][:, None]
+    w0 = heuristic_weights()
+    n = len(x)
+
+    def loss(flat):
+        w = flat.reshape(N_CARD, N_CONTEXT)
+        s = np.einsum("ija,ia->ij", f, x @ w.T)
+        s = np.where(valid, s, -np.inf)
+        mx = s.max(axis=1, keepdims=True)
+        e = np.exp(s - mx)
+        z = e.sum(axis=1, keepdims=True)
+        p = e / z
+        logp = np.where(valid, s - mx - np.log(z), 0.0)
+        dw = w - w0
+        val = -(y * logp).sum() / n + l2 * (dw * dw).sum()
+        g = np.einsum("ia,ib->ab", np.einsum("ija,ij->ia", f, p - y), x) / n + 2 * l2 * dw
+        return val, g.ravel()
+    res = minimize(loss, w0.ravel(), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 2000})
+    return res.x.reshape(N_CARD, N_CONTEXT), float(res.fun), int(res.nit)
+
+
+def evaluate(d, w):
+    """How often the model with weights ``w`` plays pimc's card, and its mean regret:
+    pimc's mean score of its own card minus that of the model's (tariff units a
+    decision)."""
+    s = np.einsum("ija,ia->ij", d["feats"].astype(np.float64),
+                  d["ctx"].astype(np.float64) @ w.T)
+    m = s.shape[1]
+    valid = np.arange(m)[None, :] < d["nleg"][:, None]
+    pick = np.where(valid, s, -np.inf).argmax(axis=1)
+    rows = np.arange(len(pick))
+    q = d["score"] / WORLDS_OF[0]
+    return {"agree": float((pick == d["target"]).mean()),
+            "regret": float((q[rows, d["target"]] - q[rows, pick]).mean())}
+
+
+def edges(weights, deals, seed, tricks=EXPERT_TRICKS):
+    """Paired edge per deal of the expert with each of ``weights`` (a dict name -> W) in
+    each seat in turn over the heuristic in that seat, on ``deals`` deals of run ``seed``
+    (``imitation.model_deal_scores``): mean and 95% interval, and between the first
+    two weights' the paired difference."""
+    rules = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+    work = new_work()
+
+    def run(w, t):
+        out = np.zeros((deals, 4), dtype=np.int64)
+        model_deal_scores(rules, seed, 0, deals, w, t, work, out)
+        return out.mean(axis=1)
+
+    base = run(heuristic_weights(), 0)
+    res = {}
+    per = {}
+    for name, w in weights.items():
+        per[name] = run(w, tricks) - base
+        res[name] = interval(per[name])
+    names = list(weights)
+    if len(names) > 1:
+        res[f"{names[0]} - {names[1]}"] = interval(per[names[0]] - per[names[1]])
+    return res
+
+
+def interval(d):
+    """Mean and 95% normal interval of the values ``d``."""
+    m = float(d.mean())
+    half = float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+    return {"mean": m, "low": m - half, "high": m + half}
+
+
+def split(d, hold):
+    """The rows of deals in (``hold`` True) or out of the held-out fifth."""
+    keep = (d["deal"] % HOLD_OUT == HOLD_OUT - 1) == hold
+    return {k: v[keep] for k, v in d.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--worlds", type=int, default=8)
+    ap.add_argument("--chunk", type=int, default=250)
+    ap.add_argument("--l2", type=float, default=1e-5)
+    ap.add_argument("--edge-deals", type=int, default=0)
+    ap.add_argument("--temperature", type=float, default=0.1,
+                    help="0: fit pimc's card; > 0: a softmax of its scores at this "
+                         "temperature (tariff units)")
+    ap.add_argument("--out", default=str(MODEL_FILE))
+    ap.add_argument("--data-only", action="store_true", help="generate the rows, no fit")
+    a = ap.parse_args()
+    WORLDS_OF[0] = a.worlds
+    t0 = time.process_time()
+    d = generate(a.seed, a.deals, a.worlds, a.chunk)
+    t_data = time.process_time() - t0
+    if a.data_only:
+        return
+    train, test = split(d, False), split(d, True)
+    w, val, nit = fit(train, targets(train, a.temperature), a.l2)
+    res = {"command": "python benchmarks/train_expert_wendish.py " + " ".join(sys.argv[1:]),
+           "deals": a.deals, "seed": a.seed, "worlds": a.worlds, "l2": a.l2,
+           "temperature": a.temperature, "rows_train": len(train["nleg"]),
+           "rows_held_out": len(test["nleg"]), "data_cpu_seconds_this_run": t_data,
+           "loss": val, "iterations": nit,
+           "held_out": {"model": evaluate(test, w), "heuristic": evaluate(test,
+                                                                        heuristic_weights())},
+           "train": {"model": evaluate(train, w)},
+           "note": load_note()}
+    if a.edge_deals:
+        res["edge_seed_1"] = edges({"model": w, "heuristic": heuristic_weights()},
+                                   a.edge_deals, 1)
+    out = Path(a.out)
+    tmp = out.with_suffix(".tmp.npy")
+    np.save(tmp, w)
+    tmp.rename(out)
+    res["weights"] = str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
+    path = write("expert_wendish_train", res)
+    print(json.dumps(res, indent=2))
+    print(f"wrote {out} and {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""The Wendish expert's learned card scorer: the shipped weights load with the model's
+shape, the feature kernel reads the seat's legal cards, weights that copy the heuristic
+play the heuristic's card, the training rows are pimc's choices and reproducible, the
+paired-deal kernel is the shipped expert, and the fit is deterministic."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, legal_cards, py_apply,
+                                          py_init_game, ST_PHASE, ST_TO_MOVE)
+from simcore.games.wendish.expert import (EXPERT_TRICKS, MAX_CARDS, MODEL, MODEL_FILE, N_CARD,
+                                          N_CONTEXT, card_features, expert_searches,
+                                          load_model, model_card)
+from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores, new_rows,
+                                             rows_features)
+from simcore.games.wendish.pimc import pimc_choose
+from simcore.games.wendish.policies import HEURISTIC, heuristic_play, py_choose
+from simcore.games.wendish.rules import rules_array
+from simcore.games.wendish.solver import new_work
+from simcore import get_game
+from test_wendish_pimc_speed import _card_states as card_states
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+GAME = get_game("wendish")
+R = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+
+
+def _card_states(deals, seed=11):
+    """Card-play states with two or more legal cards of ``deals`` heuristic deals."""
+    return card_states("four", deals, seed)[1]
+
+
+def test_the_shipped_weights_load_with_the_models_shape(tmp_path):
+    w = load_model()
+    assert w.shape == (N_CARD, N_CONTEXT) and w.dtype == np.float64
+    assert np.array_equal(w, MODEL) and np.isfinite(w).all()
+    assert MODEL_FILE.parent.name == "wendish"
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="expected float64 weights of shape"):
+        load_model(bad)
+
+
+def test_features_list_the_legal_cards_and_mark_the_heuristics():
+    acts = np.empty(MAX_CARDS, np.int64)
+    feats = np.empty((MAX_CARDS, N_CARD))
+    ctx = np.empty(N_CONTEXT)
+    states = _card_states(4)
+    assert len(states) > 40
+    for st in states:
+        k = card_features(R, st, acts, feats, ctx)
+        legal = int(legal_cards(st))
+        assert sorted(acts[:k]) == [c for c in range(32) if legal >> c & 1]
+        h = heuristic_play(R, st)
+        assert [bool(x) for x in feats[:k, 0]] == [int(c) == h for c in acts[:k]]
+        assert ctx[0] == 1.0 and ctx[1:5].sum() == 1.0
+        assert np.isfinite(feats[:k]).all() and np.abs(feats[:k]).max() <= 2.0
+
+
+def test_heuristic_weights_play_the_heuristics_card_and_others_differ():
+    from train_expert_wendish import heuristic_weights
+    w = heuristic_weights()
+    other = np.zeros((N_CARD, N_CONTEXT))
+    other[3, 0] = 1.0                   # most points
+    differ = 0
+    for st in _card_states(3):
+        assert model_card(R, st.copy(), w) == heuristic_play(R, st)
+        differ += model_card(R, st.copy(), other) != heuristic_play(R, st)
+    assert differ > 0
+
+
+def test_training_rows_are_pimcs_choices_and_reproducible():
+    work = new_work()
+    a = new_rows(3)
+    n = imitation_rows(R, 5, 0, 3, 2, work, *a)
+    b = new_rows(3)
+    assert imitation_rows(R, 5, 0, 3, 2, work, *b) == n and n >= 3
+    for x, y in zip(a, b):
+        assert np.array_equal(x, y)
+    states, score, nleg, target, deal = a
+    assert (nleg[:n] >= 2).all() and (target[:n] < nleg[:n]).all()
+    assert set(deal[:n]) <= {0, 1, 2}
+    for i in range(n):
+        # the recorded card has the best summed score, the position the pimc seat's
+        k = nleg[i]
+        assert score[i, target[i]] == score[i, :k].max()
+        assert states[i, ST_TO_MOVE] == deal[i] % 4 and states[i, ST_PHASE] == P_PLAY
+
+
+def test_rows_follow_the_pimc_seats_play():
+    """A row is a position of the pimc seat (deal 0: seat 0) and its target pimc_choose's
+    card there: replay the deal and compare."""
+    work = new_work()
+    states, score, nleg, target, deal = new_rows(1)
+    n = imitation_rows(R, 6, 0, 1, 2, work, states, score, nleg, target, deal)
+    feats = np.zeros((n, 8, N_CARD))
+    ctx = np.zeros((n, N_CONTEXT))
+    rows_features(R, states[:n], feats, ctx)
+    acts = np.empty(MAX_CARDS, np.int64)
+    f2 = np.empty((MAX_CARDS, N_CARD))
+    c2 = np.empty(N_CONTEXT)
+    st = np.zeros(STATE_SIZE, np.int64)
+    py_init_game(R, st, 6, 0)
+    row = 0
+    while st[ST_PHASE] != P_DONE:
+        p = int(st[ST_TO_MOVE])
+        if p == 0 and st[ST_PHASE] == P_PLAY and not expert_searches(st):
+            a = pimc_choose(R, st, 2, work)
+            if bin(int(legal_cards(st))).count("1") > 1:
+                assert np.array_equal(st, states[row])
+                k = card_features(R, st, acts, f2, c2)
+                assert acts[target[row]] == a and k == nleg[row]
+                assert np.array_equal(f2[:k], feats[row, :k]) and np.array_equal(c2, ctx[row])
+                row += 1
+        elif p == 0 and st[ST_PHASE] == P_PLAY:
+            a = pimc_choose(R, st, 4, work)
+        else:
+            a = py_choose(R, st, HEURISTIC)
+        py_apply(R, st, a)
+    assert row == n > 0
+
+
+def test_model_deal_scores_is_the_shipped_expert_on_paired_deals():
+    """With the shipped weights and window, ``model_deal_scores`` gives the scores of
+    ``simulate`` with the expert in each seat in turn on the same deals."""
+    rules = GAME.build_rules(assignments=["variant=four", "deals=1"])
+    out = np.zeros((30, 4), np.int64)
+    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, new_work(), out)
+    for s in range(4):
+        pols = ["heuristic"] * 4
+        pols[s] = "expert"
+        got = GAME.run_chunk(rules, GAME.policy_ids(pols, rules)[1], 8, 0, 30)
+        assert np.array_equal(got["deals"]["scores"][:, s], out[:, s])
+
+
+def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
+    from train_expert_wendish import evaluate, fit, heuristic_weights, targets, with_features
+    work = new_work()
+    states, score, nleg, target, deal = new_rows(8)
+    n = imitation_rows(R, 4, 0, 8, 2, work, states, score, nleg, target, deal)
+    d = with_features(R, dict(states=states[:n], score=score[:n, :8], nleg=nleg[:n],
+                              target=target[:n], deal=deal[:n]))
+    y = targets(d, 0.0)
+    w1, loss1, _ = fit(d, y, 1e-3)
+    w2, loss2, _ = fit(d, y, 1e-3)
+    assert np.array_equal(w1, w2) and loss1 == loss2
+    assert evaluate(d, w1)["agree"] >= evaluate(d, heuristic_weights())["agree"]
