@@ -586,7 +586,7 @@ def expert_choose(r, st, work):
     """The ``expert`` player's action (expert.py): pimc's search over EXPERT_WORLDS
     worlds in the last tricks, the heuristic elsewhere."""
     if expert_searches(st):
-        return pimc_choose(r, st, EXPERT_WORLDS, work)
+        return pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)   # typed: one compile
     return heuristic_action(r, st)
 
 
