@@ -151,7 +151,8 @@ def play_batch_search(r, policies, seed, start, count, rounds, scores, winner, b
                       unfinished, first_leader, decisions):
     """``play_batch`` with searching players (one game a task: a search's cost varies)."""
     for g in prange(count):
-        play_search_rows(r, policies, seed, start, g, g + 1, rounds, scores, winner, bust,
+        lo = np.int64(g)            # (a prange index may be uint64: a second compile)
+        play_search_rows(r, policies, seed, start, lo, lo + 1, rounds, scores, winner, bust,
                          unfinished, first_leader, decisions)
 
 
@@ -216,7 +217,8 @@ def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, dec
     """``play_logged_rows`` for games ``start .. start+count-1`` in parallel, one game a
     task (a searching player's game costs far more than another's)."""
     for g in prange(count):
-        play_logged_rows(r, policies, seed, start, g, g + 1, offsets, log, seats, cards,
+        lo = np.int64(g)            # (a prange index may be uint64: a second compile)
+        play_logged_rows(r, policies, seed, start, lo, lo + 1, offsets, log, seats, cards,
                          deck)
 
 
