@@ -48,7 +48,7 @@ def endgame_positions(r, seed, count, out):
     k = 0
     i = 0
     while k < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         i += 1
         rng = np.uint64(st[S_RNG])
         rng, stop = bounded(rng, 10)
@@ -71,7 +71,7 @@ def first_positions(r, seed, count, out):
     """The first position of matches 0 .. count-1 of run ``seed``."""
     st = np.empty(N_STATE, np.int64)
     for i in range(count):
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         out[i] = st
 
 

@@ -36,7 +36,7 @@ def positions(r, seed, count, left, out):
     k = 0
     i = 0
     while k < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         i += 1
         for p in range(n):
             rng, s = bounded(rng, r[R_LIMIT] + 1)

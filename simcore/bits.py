@@ -4,7 +4,8 @@ Hands, piles and tricks are bit masks (``uint64``); these helpers are the
 few bit operations the kernels need, as LLVM intrinsics so that each is one
 instruction.  Randomness is a splitmix64 stream per game, seeded from
 ``(seed, game index)`` alone, so a game plays the same whatever the thread
-count or chunking of the run it belongs to.
+count or chunking of the run it belongs to.  The solvers' shared steps (the move
+ordering's sort, an alpha-beta child's update) sit here too.
 """
 import numpy as np
 from llvmlite import ir
@@ -242,6 +243,26 @@ def sort_by_key_desc(items, keys, n):
             j -= 1
         items[j + 1] = a
         keys[j + 1] = k
+
+
+@njit(cache=True, inline="always")
+def ab_child(maxing, v, act, best, best_act, alpha, beta):
+    """Alpha-beta, one child searched: its value ``v`` (reached by ``act``) into the
+    node's best value and action, and the window it narrows (``alpha`` raised for the
+    maximizing side, ``beta`` lowered for the other); returns the four (the solvers'
+    common step; the caller cuts off once ``alpha >= beta``)."""
+    if maxing:
+        if v > best:
+            best = v
+            best_act = act
+            if v > alpha:
+                alpha = v
+    elif v < best:
+        best = v
+        best_act = act
+        if v < beta:
+            beta = v
+    return best, best_act, alpha, beta
 
 
 @njit(cache=True)

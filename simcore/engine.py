@@ -151,9 +151,19 @@ class EngineBase:
         """What this engine's states may hold (``simcore.state_check.StateSpec``)."""
         return self._made("_state_spec", self.make_state_spec)
 
+    #: what a game declares (or it overrides the three methods below): its ``StateSpec``
+    #: and ``ObservationSpec`` as functions of the rules (its ``layout.state_spec`` and
+    #: ``observation.spec``, each as a staticmethod) and its batch-environment kernels
+    #: (its ``vector.py`` module)
+    state_spec_of = None
+    observation_spec_of = None
+    vector = None
+
     def make_state_spec(self):
         """The game's ``StateSpec`` under this engine's rules."""
-        raise NotImplementedError
+        if self.state_spec_of is None:
+            raise NotImplementedError
+        return self.state_spec_of(self.rules)
 
     @property
     def observation_spec(self):
@@ -162,12 +172,14 @@ class EngineBase:
 
     def make_observation_spec(self):
         """The game's ``ObservationSpec`` (its ``observation.py``)."""
-        raise NotImplementedError
+        if self.observation_spec_of is None:
+            raise NotImplementedError
+        return self.observation_spec_of(self.rules)
 
     def vector_kernels(self):
         """The game's batch-environment kernels (its ``vector.py`` module, which
         ``simcore.envs.vector.VectorEnv`` drives), or None for a game without them."""
-        return None
+        return self.vector
 
     def observation(self, state, seat: int) -> np.ndarray:
         """What ``seat`` may know, as the game's fixed-size float32 tensor

@@ -13,7 +13,9 @@ environment; these inline helpers are the parts that do not depend on the game:
 - ``settle``: a row's rewards after a step: zero, or for a finished game each seat's
   standing minus the mean over the seats (as the PettingZoo environment pays them);
 - ``sample_actions``: a uniformly random legal action per row of a mask, from per-row
-  counter-based streams (for benchmarks and random opponents).
+  counter-based streams (for benchmarks and random opponents);
+- ``step_rows``: the whole step over every row, the game's engine kernels passed in:
+  each game's ``step_batch`` is this one body (inlined, so compiled per game).
 
 The buffers a step writes travel together as ``VecBuffers`` (a NamedTuple of arrays, which
 numba caches), so a kernel takes a handful of arguments, not twenty.
@@ -169,3 +171,49 @@ def seed_streams(seed, n):
         s, x = next_u64(s)
         rng[i] = x
     return rng
+
+
+@njit(cache=True, inline="always")
+def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b, init_game,
+              apply_action, deal_over, game_over, next_deal, to_move, standings, emit):
+    """Apply ``actions[i]`` in every row and write the next decisions; with ``reset``
+    true, start game ``games[i]`` in every row instead (the actions unread).  After an
+    action, a scored deal is followed by the next one; a finished game pays its rewards
+    (``standings(r, st, stand_row)`` writes each seat's standing) and the row starts
+    game ``games[i] + stride``.  ``emit(r, st, table, n_cards, words, obs, acts, mask,
+    legal)`` writes the tensor and legal actions of the seat to act.  The rest are the
+    game engine's kernels.  Returns -1, or the first row whose action is illegal (then
+    nothing has moved).
+
+    Each game's ``step_batch`` (its ``vector.py``, parallel) is this body with its own
+    kernels; the buffers are taken out of the ``VecBuffers`` NamedTuple before the
+    parallel loop: numba 0.68 drops writes made through a tuple's arrays inside
+    ``prange``."""
+    obs, mask, rewards, done, to_play = b.obs, b.mask, b.rewards, b.done, b.to_play
+    legal, words, acts, stand = b.legal, b.words, b.actions, b.stand
+    seats = rewards.shape[1]
+    if not reset:
+        bad = first_illegal(actions, legal)
+        if bad >= 0:
+            return bad
+    for i in prange(states.shape[0]):
+        st = states[i]
+        if reset:
+            init_game(r, st, seed, games[i])
+        else:
+            apply_action(r, st, actions[i])
+        fin = False
+        while deal_over(st):
+            if game_over(st):
+                standings(r, st, stand[i])
+                fin = True
+                games[i] += stride
+                init_game(r, st, seed, games[i])
+            else:
+                next_deal(r, st)
+        settle(fin, stand[i], seats, rewards[i])
+        done[i] = fin
+        # (the seat comes from the state: a value returned by the inlined emit was lost)
+        to_play[i] = to_move(st)
+        emit(r, st, table, n_cards, words[i], obs[i], acts[i], mask[i], legal[i])
+    return -1

@@ -49,7 +49,7 @@ def _agreement(r, seed, count, tricks_lo, tricks_hi, depth, play, work, fw):
     near = 0
     rng = np.uint64(seed)
     for i in range(count):
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         for p in range(n):
             rng, s = bounded(rng, r[R_LIMIT] + 1)
             st[S_SCORE + p] = s
@@ -284,7 +284,7 @@ def _state_heuristic_differs(r, seed, count):
     bad = 0
     seen = 0
     for i in range(count):
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         for p in range(r[R_PLAYERS]):
             rng, s = bounded(rng, r[R_LIMIT] + 1)
             st[S_SCORE + p] = s

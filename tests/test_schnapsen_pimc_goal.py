@@ -74,7 +74,7 @@ def test_goal_deal_ranks_by_worlds_won_then_points():
     checked = differ = 0
     rand = np.random.default_rng(17)
     for i in range(450):
-        init_game(r, st, 17, i)
+        init_game(r, st, np.uint64(17), i)
         stop = int(rand.integers(4))
         # random play until 10 to 13 cards are left in hands and talon
         while st[S_PHASE] != OVER:
@@ -138,7 +138,7 @@ def test_marriage_claim_0_searches_and_plays_without_the_claim_after_a_marriage(
     rand = np.random.default_rng(3)
     checked = differ = at_marriage = 0
     for i in range(6000):
-        init_game(r, st, 29, i)
+        init_game(r, st, np.uint64(29), i)
         stop = int(rand.integers(3))
         # random play, marriages first, until 6 to 8 cards are left in hands and talon
         while st[S_PHASE] != OVER:

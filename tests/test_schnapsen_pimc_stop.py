@@ -78,7 +78,7 @@ def _positions(r, seed, count, cards_left):
     out = []
     i = 0
     while len(out) < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         i += 1
         extra = int(rand.integers(4))
         while st[S_PHASE] != OVER:
@@ -124,7 +124,7 @@ def test_one_solve_once_the_talon_is_gone():
     rand = np.random.default_rng(5)
     checked = 0
     for i in range(400):
-        init_game(r, st, 43, i)
+        init_game(r, st, np.uint64(43), i)
         while st[S_PHASE] != OVER and st[S_TALON_LEFT] > 0:
             n = legal_actions(r, st, acts) - 1
             apply_action(r, st, acts[rand.integers(n)])

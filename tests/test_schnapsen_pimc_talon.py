@@ -21,7 +21,7 @@ def _positions(r, seed, count):
     out = []
     i = 0
     while len(out) < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         i += 1
         for _ in range(int(rand.integers(0, 14))):
             if st[S_PHASE] == OVER:

@@ -23,7 +23,7 @@ def _positions_checked(r, seed, count, max_cards, work, out):
     k = 0
     i = 0
     while k < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         i += 1
         rng = np.uint64(st[S_RNG])
         rng, extra = bounded(rng, 4)

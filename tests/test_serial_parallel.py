@@ -8,8 +8,9 @@ SEED = np.uint64(11)
 
 
 def test_schadenfreude_serial_and_parallel_kernels_agree(monkeypatch):
-    """Every serial/parallel twin of play.py and records.py (play_batch, the logging
-    loop, the record texts, the aggregates) on the same games, both ways."""
+    """Every loop of play.py and records.py (the games table, the logging loop, the
+    record texts, the aggregates) on the same games, through its serial ``*_rows``
+    kernel alone and through its parallel driver over blocks of it."""
     from simcore.games.schadenfreude import play, records
     from simcore.games.schadenfreude.rules import rules_array
     g = get_game("schadenfreude")
@@ -18,12 +19,13 @@ def test_schadenfreude_serial_and_parallel_kernels_agree(monkeypatch):
     count = 70
     got = {}
     for par in (False, True):
-        monkeypatch.setattr(records, "parallel", lambda c, par=par: par)
+        monkeypatch.setattr(play, "parallel", lambda c, par=par: par)
         text = records.records_jsonl(rules, names, ids, int(SEED), 5, count)
-        kernel = play.play_aggregate if par else play.play_aggregate_serial
         accs = np.zeros(((count + play.AGG_BLOCK - 1) // play.AGG_BLOCK, play.agg_width(3)),
                         np.int64)
-        kernel(rules_array(rules), np.asarray(ids, np.int64), SEED, 5, count, accs)
+        play.drive(play.play_aggregate, play.play_aggregate_rows,
+                   (rules_array(rules), np.asarray(ids, np.int64), SEED, 5), count, accs)
+        assert accs[1:].any() == par            # the serial kernel sums into row 0 only
         got[par] = (text, accs.sum(axis=0))
     assert got[False][0] == got[True][0] and got[False][0].count(b"\n") == count
     assert np.array_equal(got[False][1], got[True][1]) and got[False][1].any()

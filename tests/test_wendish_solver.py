@@ -35,7 +35,7 @@ def late_positions(r, seed, count, max_left, out):
     k = 0
     i = 0
     while k < count:
-        init_game(r, st, seed, i)
+        init_game(r, st, np.uint64(seed), i)
         rng = np.uint64(i * 7919 + 1)
         rng, left = bounded(rng, max_left)
         left += 1

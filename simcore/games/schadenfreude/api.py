@@ -39,6 +39,9 @@ from .solver import new_work, solve_actions
 from .records import (action_to_item, check_start, describe, illegal_reason,
                       item_to_action, replay_record, result_of)
 from .rules import R_DECK, RULEBOOK, rules_array
+from . import vector
+from .layout import state_spec
+from .observation import spec as observation_spec
 
 _STATUS = ("playing", "round_over", "game_over")
 
@@ -50,17 +53,9 @@ class Engine(EngineBase):
     policies = POLICIES
     n_actions = 50
 
-    def make_state_spec(self):
-        from .layout import state_spec
-        return state_spec(self.rules)
-
-    def make_observation_spec(self):
-        from .observation import spec
-        return spec(self.rules)
-
-    def vector_kernels(self):
-        from . import vector
-        return vector
+    state_spec_of = staticmethod(state_spec)
+    observation_spec_of = staticmethod(observation_spec)
+    vector = vector
 
     def __init__(self, rules):
         self.rules = rules

@@ -5,8 +5,9 @@ import pandas as pd
 from ...statistics.stats import mean_ci, metric_frame, rate_ci
 from ..base import Game
 from .play import (A_ALL_BUST, A_FIRST_LEADER_WINS, A_NO_WINNER, A_ROUNDS, A_ROUNDS_SQ,
-                   A_UNFINISHED, A_WINS, AGG_BLOCK, agg_width, parallel, play_aggregate,
-                   play_aggregate_serial, play_batch, play_batch_search, play_batch_serial)
+                   A_UNFINISHED, A_WINS, AGG_BLOCK, agg_width, drive, parallel,
+                   play_aggregate, play_aggregate_rows, play_batch, play_batch_search,
+                   play_rows)
 from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
@@ -52,10 +53,10 @@ class Schadenfreude(Game):
             "unfinished": np.zeros(count, np.bool_),
             "first_leader": np.zeros(count, np.int8),
         }
-        kernel = play_batch if parallel(count) else play_batch_serial
-        kernel(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
-               start, count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
-               cols["unfinished"], cols["first_leader"])
+        drive(play_batch, play_rows,
+              (rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start), count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
+              cols["unfinished"], cols["first_leader"])
         cols["index"] = np.arange(start, start + count, dtype=np.int64)
         return {"games": cols}
 
@@ -108,12 +109,12 @@ class Schadenfreude(Game):
         """``aggregate`` of the chunk's games table, summed inside the kernel without
         building the table: the same keys, types and values."""
         n = self.seats(rules)
-        par = parallel(count)
-        acc = np.zeros(((count + AGG_BLOCK - 1) // AGG_BLOCK if par else 1, agg_width(n)),
+        acc = np.zeros(((count + AGG_BLOCK - 1) // AGG_BLOCK if parallel(count) else 1,
+                        agg_width(n)),
                        np.int64)
-        kernel = play_aggregate if par else play_aggregate_serial
-        kernel(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
-               start, count, acc)
+        drive(play_aggregate, play_aggregate_rows,
+              (rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
+               start), count, acc)
         t = acc.sum(axis=0)
         w = A_WINS
         return {

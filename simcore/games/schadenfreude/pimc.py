@@ -139,7 +139,9 @@ def choose_search(r, st, pid, obs, work, fw):
     in hand plays the heuristic's card."""
     if pid == EXPERT:
         if expert_searches(st):
-            return pimc_choose(r, st, EXPERT_WORLDS, 0, 1, work, fw)
+            # typed values: literal constants would compile pimc_choose a second time
+            return pimc_choose(r, st, np.int64(EXPERT_WORLDS), np.int64(0), np.int64(1),
+                               work, fw, np.int64(0))
         return choose_into(r, st, HEURISTIC, obs)
     if pid & 7 == PIMC:
         if popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]])) > (pid >> PIMC_CARDS_SHIFT) & 15:

@@ -3,9 +3,13 @@
 Each game is ``init_game`` then ``choose`` / ``apply_action`` until the round
 is over, ``next_deal`` until the game is over; every game draws from its own
 stream (``game_stream(seed, index)``), so it is the same whichever chunk or
-thread plays it.  Each loop has a parallel driver and a serial one for a few
-games (a parallel launch wakes every thread, which on a busy machine can cost
-milliseconds); ``parallel(count)`` says which to use.
+thread plays it.  Each loop is one serial kernel over games ``lo .. hi-1``
+(``*_rows``), compiled once: a few games call it on the calling thread (a
+parallel launch wakes every thread, which on a busy machine can cost
+milliseconds; ``parallel(count)`` says which to use), and a thin parallel driver
+calls it on blocks of games in ``prange``.  Its body is not inlined into the
+driver: numba's parallel passes over a whole game loop cost far more compile
+time than the loop itself (a cold cache compiled each loop twice before).
 """
 import numpy as np
 from numba import njit, prange
@@ -20,11 +24,21 @@ from .rules import R_PLAYERS
 from .solver import F_COLS, F_ROWS, W_COLS, WORK_ROWS
 
 PARALLEL_MIN = 64  # fewer games than this run on the calling thread
+BLOCK = 16         # games per parallel task of the table loop
 
 
 def parallel(count) -> bool:
     """Whether ``count`` games are worth a parallel launch."""
     return count >= PARALLEL_MIN
+
+
+def drive(driver, rows, head, count, *rest):
+    """Games ``0 .. count-1`` of a loop: ``driver(*head, count, *rest)`` in parallel, or
+    for a few games its serial kernel ``rows(*head, 0, count, *rest)`` on this thread."""
+    if parallel(count):
+        driver(*head, count, *rest)
+    else:
+        rows(*head, 0, count, *rest)
 
 
 @njit(cache=True, inline="always")
@@ -54,26 +68,26 @@ def _game_row(r, policies, seed, index, g, rounds, scores, winner, bust, unfinis
     first_leader[g] = st[S_FIRST_LEADER]
 
 
+@njit(cache=True)
+def play_rows(r, policies, seed, start, lo, hi, rounds, scores, winner, bust, unfinished,
+              first_leader):
+    """Play games ``start+lo .. start+hi-1`` on the calling thread into rows
+    ``lo .. hi-1`` of the output arrays."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    for g in range(lo, hi):
+        _game_row(r, policies, seed, start + g, g, rounds, scores, winner, bust, unfinished,
+                  first_leader, st, obs)
+
+
 @njit(cache=True, parallel=True)
 def play_batch(r, policies, seed, start, count, rounds, scores, winner, bust, unfinished,
                first_leader):
-    """Play games ``start .. start+count-1`` in parallel into the output arrays."""
-    for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
-        _game_row(r, policies, seed, start + g, g, rounds, scores, winner, bust, unfinished,
-                  first_leader, st, obs)
-
-
-@njit(cache=True)
-def play_batch_serial(r, policies, seed, start, count, rounds, scores, winner, bust,
-                      unfinished, first_leader):
-    """``play_batch`` on the calling thread."""
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    obs = np.empty(OBS_SIZE, dtype=np.int64)
-    for g in range(count):
-        _game_row(r, policies, seed, start + g, g, rounds, scores, winner, bust, unfinished,
-                  first_leader, st, obs)
+    """Play games ``start .. start+count-1`` in parallel into the output arrays
+    (``play_rows`` on blocks of BLOCK games)."""
+    for b in prange((count + BLOCK - 1) // BLOCK):
+        play_rows(r, policies, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK), rounds,
+                  scores, winner, bust, unfinished, first_leader)
 
 
 @njit(cache=True, inline="always")
@@ -120,28 +134,26 @@ def _search_game(r, policies, seed, index, g, rounds, scores, winner, bust, unfi
     decisions[g] = k
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch_search(r, policies, seed, start, count, rounds, scores, winner, bust,
-                      unfinished, first_leader, decisions):
-    """``play_batch`` with searching players (one game a task; its own scratch space)."""
-    for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
-        work, fw = _scratch(policies)
-        _search_game(r, policies, seed, start + g, g, rounds, scores, winner, bust,
-                     unfinished, first_leader, decisions, st, obs, work, fw)
-
-
-@njit(cache=True)
-def play_batch_search_serial(r, policies, seed, start, count, rounds, scores, winner, bust,
-                             unfinished, first_leader, decisions):
-    """``play_batch_search`` on the calling thread."""
+@njit(cache=True, nogil=True)
+def play_search_rows(r, policies, seed, start, lo, hi, rounds, scores, winner, bust,
+                     unfinished, first_leader, decisions):
+    """``play_rows`` with searching players, with its own scratch space."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     obs = np.empty(OBS_SIZE, dtype=np.int64)
     work, fw = _scratch(policies)
-    for g in range(count):
+    for g in range(lo, hi):
         _search_game(r, policies, seed, start + g, g, rounds, scores, winner, bust,
                      unfinished, first_leader, decisions, st, obs, work, fw)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_batch_search(r, policies, seed, start, count, rounds, scores, winner, bust,
+                      unfinished, first_leader, decisions):
+    """``play_batch`` with searching players (one game a task: a search's cost varies)."""
+    for g in prange(count):
+        lo = np.int64(g)            # (a prange index may be uint64: a second compile)
+        play_search_rows(r, policies, seed, start, lo, lo + 1, rounds, scores, winner, bust,
+                         unfinished, first_leader, decisions)
 
 
 # per-round log row: leader, the hands and the aside cards at the start,
@@ -186,29 +198,28 @@ def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs
         next_deal(r, st)
 
 
-@njit(cache=True, parallel=True)
-def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck):
-    """Play games ``start ..`` again (``play_batch`` gave their rounds), logging every
-    round: game ``g``'s rounds are rows ``offsets[g] .. offsets[g+1]-1`` of ``log``
-    (LOG_WIDTH columns, see L_*), ``seats`` and ``cards`` (players * hand_size
-    actions per round, in order)."""
-    for g in prange(count):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
-        work, fw = _scratch(policies)
-        _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
-                     obs, work, fw)
-
-
 @njit(cache=True)
-def play_logged_serial(r, policies, seed, start, count, offsets, log, seats, cards, deck):
-    """``play_logged`` on the calling thread."""
+def play_logged_rows(r, policies, seed, start, lo, hi, offsets, log, seats, cards, deck):
+    """Play games ``start+lo .. start+hi-1`` again on the calling thread (``play_rows``
+    gave their rounds), logging every round: game ``g``'s rounds are rows
+    ``offsets[g] .. offsets[g+1]-1`` of ``log`` (LOG_WIDTH columns, see L_*), ``seats``
+    and ``cards`` (players * hand_size actions per round, in order)."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     obs = np.empty(OBS_SIZE, dtype=np.int64)
     work, fw = _scratch(policies)
-    for g in range(count):
+    for g in range(lo, hi):
         _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
                      obs, work, fw)
+
+
+@njit(cache=True, parallel=True)
+def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck):
+    """``play_logged_rows`` for games ``start .. start+count-1`` in parallel, one game a
+    task (a searching player's game costs far more than another's)."""
+    for g in prange(count):
+        lo = np.int64(g)            # (a prange index may be uint64: a second compile)
+        play_logged_rows(r, policies, seed, start, lo, lo + 1, offsets, log, seats, cards,
+                         deck)
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one accumulator
@@ -260,23 +271,21 @@ def _game_acc(r, policies, seed, index, acc, st, obs):
         acc[A_ALL_BUST] += 1
 
 
+@njit(cache=True)
+def play_aggregate_rows(r, policies, seed, start, lo, hi, acc):
+    """Play games ``start+lo .. start+hi-1`` on the calling thread, summing into
+    ``acc[lo // AGG_BLOCK]`` (``agg_width`` columns; row 0 for a serial call)."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    obs = np.empty(OBS_SIZE, dtype=np.int64)
+    row = acc[lo // AGG_BLOCK]
+    for g in range(lo, hi):
+        _game_acc(r, policies, seed, start + g, row, st, obs)
+
+
 @njit(cache=True, parallel=True)
 def play_aggregate(r, policies, seed, start, count, acc):
     """Play games ``start .. start+count-1`` in parallel, block ``b`` of AGG_BLOCK games
     summing into ``acc[b]`` (``agg_width`` columns, zeros on entry)."""
     for b in prange((count + AGG_BLOCK - 1) // AGG_BLOCK):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        obs = np.empty(OBS_SIZE, dtype=np.int64)
-        local = np.zeros(acc.shape[1], dtype=np.int64)
-        for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
-            _game_acc(r, policies, seed, start + g, local, st, obs)
-        acc[b, :] = local
-
-
-@njit(cache=True)
-def play_aggregate_serial(r, policies, seed, start, count, acc):
-    """``play_aggregate`` on the calling thread, into ``acc[0]``."""
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    obs = np.empty(OBS_SIZE, dtype=np.int64)
-    for g in range(count):
-        _game_acc(r, policies, seed, start + g, acc[0], st, obs)
+        play_aggregate_rows(r, policies, seed, start, b * AGG_BLOCK,
+                            min(count, (b + 1) * AGG_BLOCK), acc)

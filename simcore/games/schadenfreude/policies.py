@@ -256,13 +256,15 @@ def _heuristic(r, o, me, hand, at):
     cancel = r[R_CANCEL] != 0
     my_total = o[o_score + me] + o[o_points + me]
     room = limit - my_total
-    best_other = -1000
+    # typed starting values: numba would otherwise also compile the utilities below for
+    # the literal constants it sees first (-1000, False)
+    best_other = np.int64(-1000)
     for p in range(n):
         t = o[o_score + p] + o[o_points + p]
         if p != me and t <= limit and t > best_other:
             best_other = t
     leading = my_total > best_other
-    ending = False
+    ending = bool(False)
     for p in range(n):
         if p != me and o[o_score + p] + o[o_points + p] > limit - ENDING_ROOM:
             ending = True

@@ -26,8 +26,8 @@ from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_T
                      S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
                      init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
-                   parallel, play_batch, play_batch_search, play_batch_search_serial,
-                   play_batch_serial, play_logged, play_logged_serial)
+                   drive, play_batch, play_batch_search, play_logged, play_logged_rows,
+                   play_rows, play_search_rows)
 from .policies import uses_search
 from .rules import RULEBOOK, rules_array
 
@@ -99,6 +99,7 @@ K_UNFIN = _b(',"unfinished":')
 K_TRUE = _b('true}}')
 K_FALSE = _b('false}}')
 SLACK = 16           # fixed-width copies may write this far past the text
+TEXT_BLOCK = 16      # games per parallel task of ``_texts``
 
 
 @njit(cache=True, inline="always")
@@ -245,23 +246,26 @@ def _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, q
                             middle, qname, qname_len, act, act_len, buf, False)
 
 
-@njit(cache=True, parallel=True)
-def _texts(n, nh, start, offsets, log, seats, cards, games, head, middle, qname, qname_len,
-           act, act_len, out, buf, write):
-    """``_text_of`` for every game, in parallel: the lengths first (``write`` False,
-    ``out``: the lengths), then the texts one after the other (``out``: the offsets)."""
-    for g in prange(len(offsets) - 1):
-        _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
-                 qname_len, act, act_len, out, buf, write)
-
-
 @njit(cache=True)
-def _texts_serial(n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
-                  qname_len, act, act_len, out, buf, write):
-    """``_texts`` on the calling thread."""
-    for g in range(len(offsets) - 1):
+def _texts_rows(n, nh, start, lo, hi, offsets, log, seats, cards, games, head, middle,
+                qname, qname_len, act, act_len, out, buf, write):
+    """``_text_of`` for games ``lo .. hi-1`` on the calling thread: the lengths first
+    (``write`` False, ``out``: the lengths), then the texts (``out``: the offsets)."""
+    for g in range(lo, hi):
         _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
                  qname_len, act, act_len, out, buf, write)
+
+
+@njit(cache=True, parallel=True)
+def _texts(n, nh, start, count, offsets, log, seats, cards, games, head, middle, qname,
+           qname_len, act, act_len, out, buf, write):
+    """``_texts_rows`` for the ``count`` games, in parallel (blocks of TEXT_BLOCK games;
+    the body is not inlined here: numba's parallel passes over it took minutes to
+    compile)."""
+    for b in prange((count + TEXT_BLOCK - 1) // TEXT_BLOCK):
+        _texts_rows(n, nh, start, b * TEXT_BLOCK, min(count, (b + 1) * TEXT_BLOCK), offsets,
+                    log, seats, cards, games, head, middle, qname, qname_len, act, act_len,
+                    out, buf, write)
 
 
 def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
@@ -275,39 +279,37 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
     winner = np.zeros(count, dtype=np.int8)
     bust = np.zeros(count, dtype=np.uint8)
     unfinished = np.zeros(count, dtype=np.bool_)
-    par = parallel(count)
+    run = (r, ids, np.uint64(seed), start)
+    outs = (rounds, np.zeros((count, n), np.int32), winner, bust, unfinished,
+            np.zeros(count, dtype=np.int8))
     if uses_search(ids):    # searching players: one game a thread, with the decisions
-        (play_batch_search if par else play_batch_search_serial)(
-            r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
-            winner, bust, unfinished, np.zeros(count, dtype=np.int8),
-            np.zeros(count, dtype=np.int64))
+        drive(play_batch_search, play_search_rows, run, count, *outs,
+              np.zeros(count, dtype=np.int64))
     else:
-        (play_batch if par else play_batch_serial)(
-            r, ids, np.uint64(seed), start, count, rounds, np.zeros((count, n), np.int32),
-            winner, bust, unfinished, np.zeros(count, dtype=np.int8))
+        drive(play_batch, play_rows, run, count, *outs)
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(rounds, out=offsets[1:])
     total = int(offsets[-1])
     log = np.zeros((total, LOG_WIDTH), dtype=np.int64)
     seats = np.zeros((total, n * h), dtype=np.int8)
     cards = np.zeros((total, n * h), dtype=np.int8)
-    (play_logged if par else play_logged_serial)(
-        r, ids, np.uint64(seed), start, count, offsets, log, seats, cards,
-        np.uint64(deck_mask(rules["values"])))
-    games = np.stack([winner, bust, unfinished]).T.astype(np.int64)
+    drive(play_logged, play_logged_rows, run, count, offsets, log, seats, cards,
+          np.uint64(deck_mask(rules["values"])))
+    # C order whatever the count (a transposed stack is Fortran order: a second compile)
+    games = np.stack([winner, bust, unfinished], axis=1).astype(np.int64)
     sep = (",", ":")
     head = _b('{"game":"schadenfreude","rules":' + json.dumps(rules.to_dict(), separators=sep)
               + f',"seed":{int(seed)},"index":')
     middle = _b(',"policies":' + json.dumps(list(policies), separators=sep) + ',"deals":[')
-    args = (n, n * h, start, offsets, log, seats, cards, games, head, middle, _QNAME,
-            _QNAME_LEN, _ACT, _ACT_LEN)
-    texts = _texts if par else _texts_serial
+    args = (offsets, log, seats, cards, games, head, middle, _QNAME, _QNAME_LEN, _ACT,
+            _ACT_LEN)
     text_len = np.zeros(count, dtype=np.int64)
-    texts(*args, text_len, np.empty(0, dtype=np.uint8), False)
+    drive(_texts, _texts_rows, (n, n * h, start), count, *args, text_len,
+          np.empty(0, dtype=np.uint8), False)
     text_off = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(text_len, out=text_off[1:])
     buf = np.empty(int(text_off[-1]) + SLACK, dtype=np.uint8)
-    texts(*args, text_off, buf, True)
+    drive(_texts, _texts_rows, (n, n * h, start), count, *args, text_off, buf, True)
     return buf[:int(text_off[-1])].tobytes()
 
 

@@ -1,12 +1,10 @@
 """Schadenfreude's batch-environment kernels (``simcore.envs.vector``): many games stepped
-at once, one state row each, by the engine's own kernels (engine.py); an environment
-that finishes its game starts game ``games[i] + stride`` of the run at once.
-
-The buffers arrive as a ``VecBuffers`` NamedTuple and are taken out of it before the
-parallel loop: numba 0.68 drops writes made through a tuple's arrays inside ``prange``."""
+at once, one state row each, by the engine's own kernels (engine.py) through the shared
+step (``simcore.vector_kernels.step_rows``); an environment that finishes its game
+starts game ``games[i] + stride`` of the run at once."""
 from numba import njit, prange
 
-from ...vector_kernels import encode, first_illegal, put_mask_bits, settle
+from ...vector_kernels import encode, put_mask_bits, step_rows
 from .engine import (N_ACTIONS, OBS_SIZE, S_WINNER, STATE_SIZE, apply_action, deal_over,
                      game_over, init_game, legal_cards, next_deal, observe, to_move)
 from .policies import choose_into
@@ -17,57 +15,30 @@ SIZES = (STATE_SIZE, OBS_SIZE, N_ACTIONS)
 
 
 @njit(cache=True, inline="always")
-def _emit(r, st, table, n_cards, words, obs, mask, legal):
-    """One row's outputs from state ``st``: the tensor and mask of the seat to act."""
+def _standings(r, st, stand):
+    """A finished game's standings: 1 for its winner (no winner: all level at 0)."""
+    w = st[S_WINNER]
+    for p in range(r[R_PLAYERS]):
+        stand[p] = 1.0 if p == w else 0.0
+
+
+@njit(cache=True, inline="always")
+def _emit(r, st, table, n_cards, words, obs, acts, mask, legal):
+    """One row's outputs from state ``st``: the tensor and mask of the seat to act
+    (``acts`` unused: the legal cards come as a mask)."""
     observe(r, st, to_move(st), words)
     encode(words, table, n_cards, obs)
     put_mask_bits(legal_cards(st), mask, legal)
 
 
-@njit(cache=True, inline="always")
-def _advance(r, seed, stride, st, i, games, stand, rewards):
-    """After an action in row ``i``: the next round after a scored one; a finished game
-    pays its rewards (1 for the winner; no winner: all level) and starts game
-    ``games[i] + stride``.  Whether one ended."""
-    seats = r[R_PLAYERS]
-    fin = False
-    while deal_over(st):
-        if game_over(st):
-            w = st[S_WINNER]
-            for p in range(seats):
-                stand[p] = 1.0 if p == w else 0.0
-            fin = True
-            games[i] += stride
-            init_game(r, st, seed, games[i])
-        else:
-            next_deal(r, st)
-    settle(fin, stand, seats, rewards)
-    return fin
-
-
 @njit(cache=True, parallel=True)
 def step_batch(r, seed, stride, states, games, actions, reset, table, n_cards, b):
-    """Apply ``actions[i]`` in every row (``_advance`` then moves it on) and write the next
-    decisions; with ``reset`` true, start game ``games[i]`` in every row instead (the
-    actions unread).  Returns -1, or the first row whose action is illegal (then nothing
-    has moved)."""
-    obs, mask, rewards, done, to_play = b.obs, b.mask, b.rewards, b.done, b.to_play
-    legal, words, stand = b.legal, b.words, b.stand
-    if not reset:
-        bad = first_illegal(actions, legal)
-        if bad >= 0:
-            return bad
-    for i in prange(states.shape[0]):
-        st = states[i]
-        if reset:
-            init_game(r, st, seed, games[i])
-        else:
-            apply_action(r, st, actions[i])
-        done[i] = _advance(r, seed, stride, st, i, games, stand[i], rewards[i])
-        # (the seat comes from the state: a value returned by the inlined _emit was lost)
-        to_play[i] = to_move(st)
-        _emit(r, st, table, n_cards, words[i], obs[i], mask[i], legal[i])
-    return -1
+    """``simcore.vector_kernels.step_rows`` with this game's kernels: apply
+    ``actions[i]`` in every row (or with ``reset`` start game ``games[i]``) and write the
+    next decisions into the buffers ``b``; -1, or the first row with an illegal action."""
+    return step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
+                     init_game, apply_action, deal_over, game_over, next_deal, to_move,
+                     _standings, _emit)
 
 
 @njit(cache=True, parallel=True)

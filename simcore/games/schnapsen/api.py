@@ -31,6 +31,9 @@ from .records import (CARD_NAMES, action_item, deal_end_of, deal_start_of,  # no
                       describe as describe_code, finish_deal, hand_names, parse_item,
                       parse_start, replay_record, why_illegal)
 from .rules import rules_array
+from . import vector
+from .layout import state_spec
+from .observation import spec as observation_spec
 
 _START_KEYS = ("dealer", "hands", "trump_card", "talon")
 _OBS_NAMES = [name for name, _ in OBS_FIELDS]
@@ -48,17 +51,9 @@ class Engine(EngineBase):
     policies = POLICIES
     n_actions = N_ACTIONS
 
-    def make_state_spec(self):
-        from .layout import state_spec
-        return state_spec(self.rules)
-
-    def make_observation_spec(self):
-        from .observation import spec
-        return spec(self.rules)
-
-    def vector_kernels(self):
-        from . import vector
-        return vector
+    state_spec_of = staticmethod(state_spec)
+    observation_spec_of = staticmethod(observation_spec)
+    vector = vector
 
     def __init__(self, rules):
         self.rules = rules

@@ -64,7 +64,7 @@ about 67% for the full search), so it is an option only.
 import numpy as np
 from numba import njit
 
-from ...bits import lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
+from ...bits import ab_child, lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
 from .cards import CARD_POINTS
 from .rules import R_AT_CLOSE, R_SCHNEIDER, R_TARGET
 from .engine import (S_CLOSER, S_LEADER, S_MARR, LEAD, S_MARRIED, S_POINTS, S_SNAP_POINTS,
@@ -278,18 +278,7 @@ def _ab(r, work, d, alpha, beta, seat):
             child[w] = st[w]
         apply_action(r, child, acts[i])
         v = _ab(r, work, d + 1, alpha, beta, seat)
-        if maxing:
-            if v > best:
-                best = v
-                best_act = acts[i]
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < best:
-                best = v
-                best_act = acts[i]
-                if v < beta:
-                    beta = v
+        best, best_act, alpha, beta = ab_child(maxing, v, acts[i], best, best_act, alpha, beta)
         if alpha >= beta:
             break
     if not use_tt:
@@ -325,7 +314,7 @@ def _load_root(st, work):
 def solve(r, st, seat, work):
     """Value of the deal in ``st`` for ``seat`` with all cards open (game points, signed)."""
     work[2 * WORK_ROWS, NO_MCLAIM_COL] = 0
-    return solve_from(r, st, seat, work, 0)
+    return solve_from(r, st, seat, work, np.int64(0))   # typed: a literal 0 compiles twice
 
 
 @njit(cache=True, _nrt=False)

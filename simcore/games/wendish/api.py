@@ -41,6 +41,9 @@ from .solver import new_work, solve_cards
 from .records import (CARD_NAMES, action_code, action_json, check_start, deck_start, describe,
                       explain, new_state, replay_record, state_end)
 from .rules import RULEBOOK, rules_array, seats_of, variant_index
+from . import vector
+from .layout import state_spec
+from .observation import spec as observation_spec
 
 
 def _seat(x):
@@ -58,17 +61,9 @@ class Engine(EngineBase):
     policies = POLICIES
     n_actions = N_ACTIONS
 
-    def make_state_spec(self):
-        from .layout import state_spec
-        return state_spec(self.rules)
-
-    def make_observation_spec(self):
-        from .observation import spec
-        return spec(self.rules)
-
-    def vector_kernels(self):
-        from . import vector
-        return vector
+    state_spec_of = staticmethod(state_spec)
+    observation_spec_of = staticmethod(observation_spec)
+    vector = vector
 
     def __init__(self, rules=None):
         if rules is None:

@@ -613,7 +613,7 @@ def expert_choose(r, st, work):
     worlds in the last tricks, the learned card scorer before them (Wendish four), the
     heuristic elsewhere."""
     if expert_searches(st):
-        return pimc_choose(r, st, EXPERT_WORLDS, work)
+        return pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)   # typed: one compile
     if expert_models(st):
         return model_card(r, st, MODEL)
     return heuristic_action(r, st)

@@ -78,8 +78,8 @@ card in engine order (tests compare the two).
 import numpy as np
 from numba import njit
 
-from ...bits import (U0, U1, compress_bits, kth_bit, lowest_bit, mix64, popcount, prefetch,
-                    sort_by_key_desc)
+from ...bits import (U0, U1, ab_child, compress_bits, kth_bit, lowest_bit, mix64, popcount,
+                    prefetch, sort_by_key_desc)
 from .cards import CARD_POINTS, FOLLOW_MASK, POWER, V_OFFICERS
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_CBIT, ST_CP0, ST_DECLARER, ST_DISCARDS,
                      ST_ELIG, ST_FIRST_TRICK, ST_FMASK, ST_HAND, ST_N, ST_NTRICKS, ST_PHASE,
@@ -664,18 +664,7 @@ def _ab(work, d, alpha, beta):
                 break
             _play(child, k, lowest_bit(lg))
         v = _ab(work, d + 1, alpha, beta)
-        if maxing:
-            if v > best:
-                best = v
-                bm = acts[i]
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < best:
-                best = v
-                bm = acts[i]
-                if v < beta:
-                    beta = v
+        best, bm, alpha, beta = ab_child(maxing, v, acts[i], best, bm, alpha, beta)
         if alpha >= beta:
             break
     if use_tt:

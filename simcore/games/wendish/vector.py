@@ -1,19 +1,23 @@
 """Wendish Schafkopf's batch-environment kernels (``simcore.envs.vector``), every variant:
-many games stepped at once, one state row each, by the engine's own kernels (engine.py);
-an environment that finishes its game starts game ``games[i] + stride`` of the run at
-once.
-
-The buffers arrive as a ``VecBuffers`` NamedTuple and are taken out of it before the
-parallel loop: numba 0.68 drops writes made through a tuple's arrays inside ``prange``."""
+many games stepped at once, one state row each, by the engine's own kernels (engine.py)
+through the shared step (``simcore.vector_kernels.step_rows``); an environment that
+finishes its game starts game ``games[i] + stride`` of the run at once."""
 from numba import njit, prange
 
-from ...vector_kernels import encode, first_illegal, put_mask, settle
+from ...vector_kernels import encode, put_mask, step_rows
 from .engine import (MAX_LEGAL, OBS_SIZE, ST_N, ST_SCORE, STATE_SIZE, apply_action, deal_over,
                      game_over, init_game, legal_actions, next_deal, observe, to_move)
 from .policies import choose
 
 #: what the environment allocates per row: state words, ``observe`` words, legal list
 SIZES = (STATE_SIZE, OBS_SIZE, MAX_LEGAL)
+
+
+@njit(cache=True, inline="always")
+def _standings(r, st, stand):
+    """A finished game's standings: each seat's score."""
+    for p in range(st[ST_N]):
+        stand[p] = st[ST_SCORE + p]
 
 
 @njit(cache=True, inline="always")
@@ -26,49 +30,14 @@ def _emit(r, st, table, n_cards, words, obs, acts, mask, legal):
     put_mask(acts, k, mask, legal)
 
 
-@njit(cache=True, inline="always")
-def _advance(r, seed, stride, st, i, games, stand, rewards):
-    """After an action in row ``i``: the next deal after a scored one; a finished game
-    pays its rewards (each seat's score minus the mean) and starts game
-    ``games[i] + stride``.  Whether one ended."""
-    seats = st[ST_N]
-    fin = False
-    while deal_over(st):
-        if game_over(st):
-            for p in range(seats):
-                stand[p] = st[ST_SCORE + p]
-            fin = True
-            games[i] += stride
-            init_game(r, st, seed, games[i])
-        else:
-            next_deal(r, st)
-    settle(fin, stand, seats, rewards)
-    return fin
-
-
 @njit(cache=True, parallel=True)
 def step_batch(r, seed, stride, states, games, actions, reset, table, n_cards, b):
-    """Apply ``actions[i]`` in every row (``_advance`` then moves it on) and write the next
-    decisions; with ``reset`` true, start game ``games[i]`` in every row instead (the
-    actions unread).  Returns -1, or the first row whose action is illegal (then nothing
-    has moved)."""
-    obs, mask, rewards, done, to_play = b.obs, b.mask, b.rewards, b.done, b.to_play
-    legal, words, acts, stand = b.legal, b.words, b.actions, b.stand
-    if not reset:
-        bad = first_illegal(actions, legal)
-        if bad >= 0:
-            return bad
-    for i in prange(states.shape[0]):
-        st = states[i]
-        if reset:
-            init_game(r, st, seed, games[i])
-        else:
-            apply_action(r, st, actions[i])
-        done[i] = _advance(r, seed, stride, st, i, games, stand[i], rewards[i])
-        # (the seat comes from the state: a value returned by the inlined _emit was lost)
-        to_play[i] = to_move(st)
-        _emit(r, st, table, n_cards, words[i], obs[i], acts[i], mask[i], legal[i])
-    return -1
+    """``simcore.vector_kernels.step_rows`` with this game's kernels: apply
+    ``actions[i]`` in every row (or with ``reset`` start game ``games[i]``) and write the
+    next decisions into the buffers ``b``; -1, or the first row with an illegal action."""
+    return step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
+                     init_game, apply_action, deal_over, game_over, next_deal, to_move,
+                     _standings, _emit)
 
 
 @njit(cache=True, parallel=True)
