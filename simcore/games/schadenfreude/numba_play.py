@@ -39,8 +39,8 @@ def advance(r, policies, user, st, rows, nd, work):
 
 @njit(cache=True)
 def view(r, st, table, n_cards, words, obs, acts, mask, legal):
-    """The observation tensor, mask and legal bits of the seat to act (``acts`` unused)."""
-    _emit(r, st, table, n_cards, words, obs, mask, legal)
+    """The observation tensor, mask and legal bits of the seat to act."""
+    _emit(r, st, table, n_cards, words, obs, acts, mask, legal)
 
 
 @njit(cache=True)
