@@ -61,19 +61,37 @@ def test_wendish_expert_gains_over_a_heuristic_seat():
 
 
 def test_schadenfreude_expert_searches_the_last_cards_only():
+    """With few cards in hand the expert plays pimc's flat Monte Carlo with its table's
+    worlds and stop, a playout after the card also in the last two tricks (where pimc
+    searches exactly): pimc's own player with three or more cards, pimc_choose at depth
+    -1 with two; the heuristic's card before."""
     from simcore.games.schadenfreude.engine import S_HAND, S_TO_MOVE
-    from simcore.games.schadenfreude.expert import EXPERT_CARDS, EXPERT_WORLDS
+    from simcore.games.schadenfreude.expert import EXPERT_CARDS, EXPERT_DEPTH, EXPERT_SEARCH
+    from simcore.games.schadenfreude.pimc import pimc_choose
+    from simcore.games.schadenfreude.rules import rules_array
+    from simcore.games.schadenfreude.solver import new_work
     g = get_game("schadenfreude")
-    eng = g.engine(g.build_rules(players=4))
-    searched = early = 0
-    for st in _positions(eng, 4, 1)[:400]:
-        late = bin(int(st[S_HAND + int(st[S_TO_MOVE])])).count("1") <= EXPERT_CARDS
-        other = (f"pimc:worlds={EXPERT_WORLDS},depth=0,playout=1,cards=12,stop=0" if late
-                 else "heuristic")
-        assert eng.choose("expert", st.copy()) == eng.choose(other, st.copy())
-        searched += late
-        early += not late
-    assert searched >= 20 and early >= 20
+    rules = g.build_rules(players=4)
+    eng = g.engine(rules)
+    r = rules_array(rules)
+    work, fw = new_work()
+    searched = {2: 0, 3: 0, 4: 0}
+    early = 0
+    for st in _positions(eng, 4, 2)[:800]:
+        h = bin(int(st[S_HAND + int(st[S_TO_MOVE])])).count("1")
+        got = eng.choose("expert", st.copy())
+        if 2 <= h <= EXPERT_CARDS and EXPERT_SEARCH[h, 0] > 0:
+            w, z = (int(x) for x in EXPERT_SEARCH[h])
+            assert got == pimc_choose(r, st.copy(), np.int64(w), np.int64(EXPERT_DEPTH),
+                                      np.int64(1), work, fw, np.int64(z))
+            if h >= 3:
+                assert got == eng.choose(f"pimc:worlds={w},depth=0,playout=1,cards=12,"
+                                         f"stop={z}", st.copy())
+            searched[h] += 1
+        else:
+            assert got == eng.choose("heuristic", st.copy())
+            early += h > EXPERT_CARDS
+    assert min(searched.values()) >= 10 and early >= 20
 
 
 def test_schadenfreude_expert_wins_more_than_its_share():

@@ -27,11 +27,11 @@ from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
 from .engine import S_HAND, S_TO_MOVE, apply_action, legal_cards
-from .expert import EXPERT, EXPERT_WORLDS, expert_searches
+from .expert import EXPERT, EXPERT_DEPTH, EXPERT_SEARCH, expert_row
 from .policies import (HEURISTIC, PIMC, PIMC_CARDS_SHIFT, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT,
                        PIMC_SHIFT, PIMC_STOP_SHIFT, choose_into)
 from .solver import (F_ACTIVE, F_PAIRS, F_VALS, ROW_ACTS, ROW_CARDS, ROW_TOP, ROW_WORLD, ROWS, _copy_state,
-                     _maxn, decision_stream, sample_world, stop_trick)
+                     _maxn, decision_stream, playout, sample_world, stop_trick)
 
 #: worlds every card is sampled in before the stopping rule may drop it
 STOP_MIN_WORLDS = 8
@@ -40,8 +40,9 @@ STOP_MIN_WORLDS = 8
 @njit(cache=True)
 def pimc_values(r, st, worlds, depth, play, work, fw, acts, totals, z10=0):
     """Sum over sampled worlds of each legal card's value (``play``: by playout, else
-    by search) for the seat to move (into ``totals``, cards into ``acts``); returns how
-    many cards.  ``z10`` (tenths of a standard error, 0: never): from
+    by search; ``depth`` -1 with ``play``: the playout straight after the card, also in
+    the last tricks, which ``stop_trick`` otherwise searches exactly) for the seat to
+    move (into ``totals``, cards into ``acts``); returns how many cards.  ``z10`` (tenths of a standard error, 0: never): from
     ``STOP_MIN_WORLDS`` worlds on, a card stops being sampled once the leader's mean
     beats it by more than ``z10 / 10`` standard errors of their paired difference (or
     equals it in every world so far, the lower card kept); sampling ends when one card
@@ -76,8 +77,11 @@ def pimc_values(r, st, worlds, depth, play, work, fw, acts, totals, z10=0):
                 continue
             _copy_state(world, top)
             apply_action(r, top, acts[i])
-            _copy_state(top, work[0])
-            _maxn(r, work, fw, 0, horizon, play, -1, 0.0)
+            if depth < 0 and play:  # the expert's: the playout straight after the card
+                playout(r, top, fw[0])
+            else:
+                _copy_state(top, work[0])
+                _maxn(r, work, fw, 0, horizon, play, -1, 0.0)
             vals[i] = fw[0, seat]
         for i in range(k):
             if active[i] != 0.0:
@@ -133,16 +137,25 @@ def pimc_choose(r, st, worlds, depth, play, work, fw, z10=0):
 
 
 @njit(cache=True)
+def expert_choose(r, st, table, obs, work, fw):
+    """The ``expert``'s card (expert.py) with the worlds and stopping rule by cards in
+    hand of ``table`` (``EXPERT_SEARCH`` for the shipped player; another table lets a
+    benchmark compare settings without compiling a player for each)."""
+    row = expert_row(st, table)
+    if row >= 0 and table[row, 0] > 0:
+        # typed values: literal constants would compile pimc_choose a second time
+        return pimc_choose(r, st, table[row, 0], np.int64(EXPERT_DEPTH), np.int64(1), work,
+                           fw, table[row, 1])
+    return choose_into(r, st, HEURISTIC, obs)
+
+
+@njit(cache=True)
 def choose_search(r, st, pid, obs, work, fw):
     """``policies.choose_into`` for every policy, ``pimc`` and ``expert`` included
     (``work, fw``: ``solver.new_work()``).  ``pimc`` with more than its ``cards`` left
     in hand plays the heuristic's card."""
     if pid == EXPERT:
-        if expert_searches(st):
-            # typed values: literal constants would compile pimc_choose a second time
-            return pimc_choose(r, st, np.int64(EXPERT_WORLDS), np.int64(0), np.int64(1),
-                               work, fw, np.int64(0))
-        return choose_into(r, st, HEURISTIC, obs)
+        return expert_choose(r, st, EXPERT_SEARCH, obs, work, fw)
     if pid & 7 == PIMC:
         if popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]])) > (pid >> PIMC_CARDS_SHIFT) & 15:
             return choose_into(r, st, HEURISTIC, obs)

@@ -75,7 +75,7 @@ def _ipow(x, k):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
     """Estimated chance that ``card`` wins the trick, with ``others`` still to play.
 
@@ -112,7 +112,7 @@ def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
     return min(1.0, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def total_value(total, limit, margin, greed):
     """How much a player values ending the round at ``total``.
 
@@ -127,7 +127,7 @@ def total_value(total, limit, margin, greed):
     return greed * peak - 3.0 * margin - 40.0 - 2.0 * (total - limit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_utility(delta, room, tricks_left, leading, ending):
     """What collecting ``delta`` points is worth with ``room`` left under the limit.
 
@@ -144,7 +144,7 @@ def win_utility(delta, room, tricks_left, leading, ending):
             - total_value(total, 100.0, margin, greed))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gift_utility(gain, receiver_total, my_total, best_other, limit, all_bust_highest):
     """What it is worth to me that another player collects ``gain`` points.
 
@@ -180,7 +180,7 @@ CLOSE_ROOM = 25.0
 UNCERTAIN = 0.5  # weight of a guess about who takes a card when others are still to play
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _trick_gain(cards, pile, cancel):
     """Points a pile (card mask) gains from a set of cards, with cancelling."""
     pr = pile
@@ -193,7 +193,7 @@ def _trick_gain(cards, pile, cancel):
     return pts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mean_value(cards):
     """Mean value of a set of cards (0 for none)."""
     total = 0
@@ -203,7 +203,7 @@ def _mean_value(cards):
     return total / count if count else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _off_chance(unseen, lead_mask, hand_left):
     """Chance that a player still to play holds none of the lead suit (and throws off)."""
     n_unseen = max(1, np.int64(popcount(unseen)))

@@ -317,7 +317,10 @@ def stop_trick(r, st, depth):
     """Where a search of ``depth`` tricks from ``st`` stops, as ``trick * MAX_SEATS +
     position``: at the start of a trick, the current one counting as the first; with
     ``depth`` 0 right after the next card; past the round's end with at most FULL_TRICKS
-    tricks left or ``depth`` at least the tricks left."""
+    tricks left or ``depth`` at least the tricks left; with ``depth`` -1 (the expert's)
+    right after the next card even then."""
+    if depth < 0:       # the expert's: the next card, then the leaf, even near the end
+        return st[S_TRICK_NUM] * MAX_SEATS + st[S_TRICK_POS] + 1
     left = r[R_HAND] - st[S_TRICK_NUM]
     if left <= FULL_TRICKS or depth >= left:
         return (r[R_HAND] + 1) * MAX_SEATS
