@@ -3,7 +3,9 @@ and time per decision in batch runs, end to end through ``tricksim simulate``.
 
     python benchmarks/bench_expert.py [--games schnapsen,wendish,schadenfreude]
         [--variants four,three,officers] [--scale 1.0] [--seeds 1,2] [--out FILE]
-        [--pimc measure|file] [--players 4,3,5]
+        [--pimc measure|reuse|file] [--players 4,3,5]
+    python benchmarks/bench_expert.py --games schadenfreude-tables --seeds 2026,2027
+        [--tables 0-0-4-4-4,0-0-32s10-16s10-8s10] [--scale 1.0]
 
 Strength (95% intervals, paired by deal):
 
@@ -24,6 +26,16 @@ Strength (95% intervals, paired by deal):
   first seed: the expert's win rate minus the heuristic seats' (paired, pp) must be
   above 0 (``stronger``: the interval's low end above 0).
 
+Schadenfreude's search settings (``--games schadenfreude-tables``): the expert's table
+(``expert.EXPERT_SEARCH``) written by cards in hand from 0 up, ``-`` between, each
+``W`` worlds or ``WsZ`` worlds with pimc's stopping rule at Z tenths of a standard error
+(``0-0-32s10-16s10-8s10`` is the shipped expert, ``0`` the heuristic); each table plays
+one seat among three heuristic ones, every seat in turn, on 4,000 game indices of each
+seed (``pimc.expert_choose``, no compilation per table): its win share with a 95%
+interval over the indices, the paired difference from the first table and its CPU
+us per decision of its seat (the run's CPU time less the heuristic's per decision at the
+other seats, as below). Writes results/benchmarks/expert_schadenfreude_tables.json.
+
 Time: ``tricksim simulate GAME --threads 1`` (Schnapsen: ``--summary-only``; Wendish
 and Schadenfreude: the table path, where their expert plays) with the expert in one
 seat and with the heuristic everywhere, the kernel time the command prints (compilation
@@ -43,11 +55,26 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from common import RESULTS, load_note, write
+from simcore.games.schadenfreude.engine import OBS_SIZE as SF_OBS_SIZE
+from simcore.games.schadenfreude.engine import PLAYING as SF_PLAYING
+from simcore.games.schadenfreude.engine import S_STATUS as SF_S_STATUS
+from simcore.games.schadenfreude.engine import S_TO_MOVE as SF_S_TO_MOVE
+from simcore.games.schadenfreude.engine import S_WINNER as SF_S_WINNER
+from simcore.games.schadenfreude.engine import STATE_SIZE as SF_STATE_SIZE
+from simcore.games.schadenfreude.engine import apply_action as sf_apply_action
+from simcore.games.schadenfreude.engine import game_over as sf_game_over
+from simcore.games.schadenfreude.engine import init_game as sf_init_game
+from simcore.games.schadenfreude.engine import next_deal as sf_next_deal
+from simcore.games.schadenfreude.pimc import expert_choose as sf_expert_choose
+from simcore.games.schadenfreude.policies import HEURISTIC as SF_HEURISTIC
+from simcore.games.schadenfreude.policies import choose_into as sf_choose_into
 
 ROOT = Path(__file__).resolve().parent.parent
 PIMC_SCHNAPSEN_WIN = 0.672
@@ -263,6 +290,87 @@ def schadenfreude(seeds, k, pimc_from, counts, prev_path=None):
     return out
 
 
+@njit(cache=False)
+def _table_games(r, table, seat, seed, count, work, fw, win, dec):
+    """Games 0 .. count-1 of ``seed``: the expert with search ``table`` in ``seat``, the
+    heuristic elsewhere; ``win[g]`` whether the seat won, ``dec``: decisions (all, the
+    seat's) added up."""
+    st = np.empty(SF_STATE_SIZE, np.int64)
+    obs = np.empty(SF_OBS_SIZE, np.int64)
+    for g in range(count):
+        sf_init_game(r, st, seed, g)
+        while True:
+            while st[SF_S_STATUS] == SF_PLAYING:
+                dec[0] += 1
+                if st[SF_S_TO_MOVE] == seat:
+                    dec[1] += 1
+                    a = sf_expert_choose(r, st, table, obs, work, fw)
+                else:
+                    a = sf_choose_into(r, st, SF_HEURISTIC, obs)
+                sf_apply_action(r, st, a)
+            if sf_game_over(st):
+                break
+            sf_next_deal(r, st)
+        win[g] = st[SF_S_WINNER] == seat
+
+
+def parse_table(text):
+    """An expert search table (rows: worlds, stop) from ``W[sZ]-W[sZ]-...``; ValueError
+    naming what is allowed."""
+    rows = []
+    for part in text.split("-"):
+        w, _, z = part.partition("s")
+        if not w.isdigit() or (z and not z.isdigit()) or int(w) > 1024 or int(z or 0) > 63:
+            raise ValueError(f"bad table entry '{part}' in '{text}'; allowed: W or WsZ, W "
+                             f"worlds 0-1024, Z tenths of a standard error 0-63")
+        rows.append([int(w), int(z or 0)])
+    return np.array(rows, dtype=np.int64)
+
+
+def schadenfreude_tables(tables, seeds, games):
+    """Each search table's win share, paired difference from the first and CPU us per
+    decision of its seat (module doc), on ``games`` indices of each seed."""
+    from simcore.games.schadenfreude import GAME
+    from simcore.games.schadenfreude.rules import rules_array
+    from simcore.games.schadenfreude.solver import new_work
+    r = rules_array(GAME.build_rules(players=4))
+    work, fw = new_work()
+    out = {}
+    for seed in seeds:
+        rows = {}
+        first = None
+        heu_us = None
+        for text in ["0"] + [t for t in tables if t != "0"]:
+            table = parse_table(text)
+            _table_games(r, table, 0, seed + 99, 2, work, fw, np.zeros(2, np.bool_),
+                         np.zeros(2, np.int64))          # compile before the clock
+            w = np.zeros((games, 4))
+            dec = np.zeros(2, np.int64)
+            t0 = time.process_time()
+            for s in range(4):
+                x = np.zeros(games, np.bool_)
+                _table_games(r, table, s, seed, games, work, fw, x, dec)
+                w[:, s] = x
+            cpu = time.process_time() - t0
+            g = w.mean(axis=1)
+            row = {"win": interval(g), "cpu_seconds": cpu}
+            if text == "0":
+                heu_us = 1e6 * cpu / dec[0]
+                row["cpu_us_per_decision"] = heu_us
+            else:
+                row["cpu_us_per_decision_of_its_seat"] = float(
+                    (1e6 * cpu - heu_us * (dec[0] - dec[1])) / dec[1])
+                if first is None:
+                    first = g
+                    first_name = text
+                else:
+                    row["minus_" + first_name] = interval(g - first)
+            rows[text] = row
+            print(seed, text, json.dumps(row), flush=True)
+        out[str(seed)] = rows
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="schnapsen,wendish,schadenfreude")
@@ -277,8 +385,26 @@ def main():
     ap.add_argument("--players", default="4,3,5", help="Schadenfreude player counts: the "
                     "first is gated against pimc, the others are checked against the "
                     "heuristic on fewer deals")
+    ap.add_argument("--tables", default="0-0-4-4-4,0-0-4-4-12,0-0-16-16-8,0-0-32s10-16s10-8s10,"
+                    "0-0-32s10-24s10-8s10,0-0-32s15-32s15-16s15,0-0-24s10-24s10-0",
+                    help="schadenfreude-tables: the expert's search tables to compare")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
+    if a.games == "schadenfreude-tables":
+        try:
+            tables = a.tables.split(",")
+            for t in tables:
+                parse_table(t)
+        except ValueError as e:
+            sys.exit(f"bench_expert.py: {e}")
+        seeds = [int(s) for s in a.seeds.split(",")]
+        res = {"command": "python benchmarks/bench_expert.py " + " ".join(sys.argv[1:]),
+               "players": 4, "game_indices": int(4000 * a.scale), "seeds": seeds,
+               "tables": schadenfreude_tables(tables, seeds, int(4000 * a.scale)),
+               "note": load_note()}
+        path = write("expert_schadenfreude_tables", res, a.out)
+        print(f"wrote {path}")
+        return
     seeds = [int(s) for s in a.seeds.split(",")]
     which = a.games.split(",")
     k = a.scale
