@@ -24,8 +24,9 @@ def policy_help() -> list[str]:
             "heuristic  a hand-written player: weighs each card's chance to take the "
             "trick against what the points would do to its total (reads limit, pairs "
             "and all_bust)",
-            "expert     the heuristic, but with 4 cards or fewer left in hand pimc's flat "
-            "Monte Carlo over 4 sampled worlds with heuristic playouts",
+            "expert     the heuristic, but with 4, 3 or 2 cards left in hand pimc's flat "
+            "Monte Carlo over 8, 16 or 32 sampled worlds (stopping a card 1.0 standard "
+            "error behind the best) with heuristic playouts to the round's end",
             f"pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z]  samples N worlds of the unseen cards "
             f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
             f"saw; values each card in each world with all cards open: max-n search D "
