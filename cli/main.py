@@ -335,8 +335,7 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
         if not rotate:                          # --rotate: each rotation game by game
             from simcore.games import players_line
             click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
-            return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt,
-                                       run["player_timeout"])
+            return simulate_python_cli(game, rules, policy, run, out_dir, records, fmt)
     settings = run_settings(**run)
     if rotate and records:
         raise TricksimError("--records and --rotate both given; write records from a "
@@ -422,16 +421,17 @@ def say_players(game: str, policy, fmt: str, *rule_sets, sides=None) -> str:
     return text
 
 
-def simulate_python_cli(game, rules, policy, run: dict, out_dir, records, fmt,
-                        timeout) -> None:
+def simulate_python_cli(game, rules, policy, run: dict, out_dir, records, fmt) -> None:
     """``simulate`` with a Python player: played game by game through the Engine API
-    (``run``: the run options as given; their games and seed apply)."""
+    (``run``: the run options as given; their games, seed and player timeout apply)."""
     from simcore.players import cost_line, simulate_python
     from simcore.statistics.stats import format_summary
     games, seed = run["games"], run["seed"]
     if games < 1:
         raise TricksimError(f"--games {games} is not allowed; give at least 1")
-    run = simulate_python(game, rules, policy, games, seed, out_dir, records, timeout)
+    from simcore.running.settings import RunSettings
+    settings = RunSettings(games=games, seed=seed, player_timeout=run["player_timeout"])
+    run = simulate_python(game, rules, policy, settings, out_dir, records)
     click.echo(format_summary({"seats (Python-driven)": run.table}, fmt), nl=False)
     cost = cost_line(run.seats)
     if cost:

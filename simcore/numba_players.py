@@ -180,7 +180,7 @@ def _engine_decider(eng, seats: NumbaSeats, seed: int, index: int):
     """``decide(st, seat, deal, done)`` for ``Engine._play``: the numba player called from
     Python (its seat's stream as in the batch loop), the built-in players by name; an
     action that is not legal is a PlayerError naming the player and the position."""
-    from .players import PythonPlayer, _in_game, user_action
+    from .players import PythonPlayer, _in_game, observe, user_action
     rng = {p: np.array([seat_stream_py(seed, index, p)], np.uint64)
            for p in range(len(seats.names)) if seats.user[p]}
 
@@ -191,7 +191,7 @@ def _engine_decider(eng, seats: NumbaSeats, seed: int, index: int):
         where = f"player {player.name} (seat {seat}) in {_in_game(index, deal, done)}"
         return user_action(eng, player, lambda obs: seats.choose(obs.tensor, obs.mask,
                                                                  rng[seat]),
-                           st, seat, None, index, where, None)
+                           observe(eng, st, seat, None, index), where, None)
     return decide
 
 

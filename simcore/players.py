@@ -258,12 +258,12 @@ def observe(eng, st, seat: int, rng, index: int = 0) -> Observation:
                        st.copy())
 
 
-def user_action(eng, player: PythonPlayer, act, st, seat: int, rng, index: int, where: str,
+def user_action(eng, player: PythonPlayer, act, obs: Observation, where: str,
                 timeout: float | None) -> int:
-    """The action ``act`` (a player's callable for this game) takes at state ``st`` for
-    ``seat``, checked: PlayerError in one line starting with ``where`` (the player and
-    the position) when it raises, overruns ``timeout`` or returns no legal action code."""
-    obs = observe(eng, st, seat, rng, index)
+    """The action ``act`` (a player's callable for this game) takes given ``obs`` (from
+    ``observe``), checked: PlayerError in one line starting with ``where`` (the player
+    and the position) when it raises, overruns ``timeout`` or returns no legal action
+    code."""
     legal = obs.legal
     t0 = time.perf_counter()
     try:
@@ -309,8 +309,8 @@ def decider(eng, seed: int, index: int, seats: list,
         if seat not in acts:
             return eng.choose(seats[seat], st)
         where = f"player {seats[seat].name} (seat {seat}) in {position(index, deal, done)}"
-        return user_action(eng, seats[seat], acts[seat], st, seat, rngs[seat], index, where,
-                           timeout)
+        return user_action(eng, seats[seat], acts[seat],
+                           observe(eng, st, seat, rngs[seat], index), where, timeout)
     return decide
 
 
@@ -328,20 +328,27 @@ def play_game(eng, seed: int, index: int, seats: list, timeout: float | None = D
 
 
 def play_games(game: str, rules, policies, games: int, seed: int, *, start: int = 0,
-               timeout: float | None = DEFAULT_TIMEOUT, progress=None, seats=None) -> list[dict]:
+               timeout: float | None = DEFAULT_TIMEOUT, progress=None) -> list[dict]:
     """Records of games ``start .. start + games - 1`` of run ``seed`` with ``policies``
     (one per seat or one for all: built-in names, ``MODULE:ATTR``, callables or objects)."""
     from .registry import get_game
     g = get_game(game)
     rules = g.build_rules() if rules is None else rules
     eng = g.engine(rules)
-    seats = resolve(eng, g, rules, policies) if seats is None else seats
+    return play_seated(eng, resolve(eng, g, rules, policies), seed,
+                       range(start, start + games), timeout, progress)
+
+
+def play_seated(eng, seats: list, seed: int, indices: range,
+                timeout: float | None = DEFAULT_TIMEOUT, progress=None) -> list[dict]:
+    """Records of games ``indices`` of run ``seed`` on engine ``eng`` with ``seats``
+    (from ``resolve``); ``progress(done, len(indices))`` after each game."""
     out = []
     with watchdog():
-        for i in range(start, start + games):
+        for k, i in enumerate(indices):
             out.append(play_game(eng, seed, i, seats, timeout))
             if progress is not None:
-                progress(i - start + 1, games)
+                progress(k + 1, len(indices))
     return out
 
 
@@ -490,27 +497,29 @@ class PythonRun:
     wall_time: float
 
 
-def simulate_python(game: str, rules, policies, games: int, seed: int | None, out,
-                    records=None, timeout: float | None = DEFAULT_TIMEOUT,
+def simulate_python(game: str, rules, policies, settings, out, records=None,
                     progress=None) -> PythonRun:
-    """``simulate`` with Python players: ``games`` games driven game by game through the
-    Engine, the per-seat table written to ``out`` (a folder marked ``players.json``:
-    ``players.csv``), every record to ``records`` (a JSON Lines file) if given. Not
-    resumable: a stopped run starts over (its folder keeps no partial results)."""
+    """``simulate`` with Python players: ``settings.games`` games of run ``settings.seed``
+    (None: drawn) driven game by game through the Engine (``settings.player_timeout``
+    seconds a decision; a ``RunSettings``), the per-seat table written to ``out`` (a
+    folder marked ``players.json``: ``players.csv``), every record to ``records`` (a
+    JSON Lines file) if given. Not resumable: a stopped run starts over (its folder
+    keeps no partial results)."""
     import json
     from .bits import seed_from_entropy
     from .folders import own
     from .registry import get_game
     from .statistics.stats import write_csv, write_json, write_text
     g = get_game(game)
-    seed = seed_from_entropy() if seed is None else int(seed)
+    games = settings.games
+    seed = seed_from_entropy() if settings.seed is None else int(settings.seed)
     eng = g.engine(rules)
     seats = resolve(eng, g, rules, policies)
     names = seat_names(seats)
     with own(out, "players", game=game, seed=seed, games=games, policies=names) as info:
         t0 = time.perf_counter()
-        recs = play_games(game, rules, None, games, seed, timeout=timeout, progress=progress,
-                          seats=seats)
+        recs = play_seated(eng, seats, seed, range(games), settings.player_timeout,
+                           progress)
         wall = time.perf_counter() - t0
         table = seat_summary(game, rules, recs, names)
         write_csv(table, Path(out) / "players.csv")
@@ -523,6 +532,6 @@ def simulate_python(game: str, rules, policies, games: int, seed: int | None, ou
 
 
 __all__ = ["Observation", "PlayerError", "PythonPlayer", "call_with_timeout", "cost_line",
-           "is_user_policy", "load_player", "observe", "play_game", "play_games", "play_run", "player_names", "seats_of",
+           "is_user_policy", "load_player", "observe", "play_game", "play_games", "play_seated", "play_run", "player_names", "seats_of",
            "python_run", "resolve",
            "seat_summary", "simulate_python", "uses_python", "DEFAULT_TIMEOUT"]

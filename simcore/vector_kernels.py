@@ -14,8 +14,9 @@ environment; these inline helpers are the parts that do not depend on the game:
   standing minus the mean over the seats (as the PettingZoo environment pays them);
 - ``sample_actions``: a uniformly random legal action per row of a mask, from per-row
   counter-based streams (for benchmarks and random opponents);
-- ``step_rows``: the whole step over every row, the game's engine kernels passed in:
-  each game's ``step_batch`` is this one body (inlined, so compiled per game).
+- ``step_rows``: the whole step over every row, in parallel blocks of rows each stepped
+  by the game's serial block kernel, whose body is ``step_block_rows`` with the game's
+  engine kernels passed in (inlined, so compiled per game).
 
 The buffers a step writes travel together as ``VecBuffers`` (a NamedTuple of arrays, which
 numba caches), so a kernel takes a handful of arguments, not twenty.
@@ -173,30 +174,52 @@ def seed_streams(seed, n):
     return rng
 
 
-@njit(cache=True, inline="always")
-def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b, init_game,
-              apply_action, deal_over, game_over, next_deal, to_move, standings, emit):
-    """Apply ``actions[i]`` in every row and write the next decisions; with ``reset``
-    true, start game ``games[i]`` in every row instead (the actions unread).  After an
-    action, a scored deal is followed by the next one; a finished game pays its rewards
-    (``standings(r, st, stand_row)`` writes each seat's standing) and the row starts
-    game ``games[i] + stride``.  ``emit(r, st, table, n_cards, words, obs, acts, mask,
-    legal)`` writes the tensor and legal actions of the seat to act.  The rest are the
-    game engine's kernels.  Returns -1, or the first row whose action is illegal (then
-    nothing has moved).
+#: rows one task of ``step_rows``' parallel loop steps (one call of the game's block kernel)
+STEP_BLOCK = 16
 
-    Each game's ``step_batch`` (its ``vector.py``, parallel) is this body with its own
-    kernels; the buffers are taken out of the ``VecBuffers`` NamedTuple before the
-    parallel loop: numba 0.68 drops writes made through a tuple's arrays inside
-    ``prange``."""
+
+@njit(cache=True, inline="always")
+def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b, step_block):
+    """Apply ``actions[i]`` in every row and write the next decisions; with ``reset``
+    true, start game ``games[i]`` in every row instead (the actions unread).  Returns -1,
+    or the first row whose action is illegal (then nothing has moved).
+
+    Each game's ``step_batch`` (its ``vector.py``, parallel) is this loop over blocks of
+    ``STEP_BLOCK`` rows, each stepped by ``step_block(r, seed, stride, states, games,
+    actions, reset, table, n_cards, obs, mask, rewards, done, to_play, legal, words,
+    acts, stand, lo, hi)``: the game's serial kernel whose body is ``step_block_rows``.
+    The game's code is compiled once, in that serial kernel: inlined into the parallel
+    loop, numba's parallel passes over it took minutes on a cold cache (Schnapsen's
+    step_batch alone 446 s on a loaded machine).  The buffers are taken out of the
+    ``VecBuffers`` NamedTuple before the parallel loop: numba 0.68 drops writes made
+    through a tuple's arrays inside ``prange``."""
     obs, mask, rewards, done, to_play = b.obs, b.mask, b.rewards, b.done, b.to_play
     legal, words, acts, stand = b.legal, b.words, b.actions, b.stand
-    seats = rewards.shape[1]
     if not reset:
         bad = first_illegal(actions, legal)
         if bad >= 0:
             return bad
-    for i in prange(states.shape[0]):
+    n = states.shape[0]
+    for k in prange((n + STEP_BLOCK - 1) // STEP_BLOCK):
+        step_block(r, seed, stride, states, games, actions, reset, table, n_cards, obs, mask,
+                   rewards, done, to_play, legal, words, acts, stand, k * STEP_BLOCK,
+                   min(n, (k + 1) * STEP_BLOCK))
+    return -1
+
+
+@njit(cache=True, inline="always")
+def step_block_rows(r, seed, stride, states, games, actions, reset, table, n_cards, obs,
+                    mask, rewards, done, to_play, legal, words, acts, stand, lo, hi,
+                    init_game, apply_action, deal_over, game_over, next_deal, to_move,
+                    standings, emit):
+    """``step_rows``' step of rows ``lo .. hi-1`` (the buffers' arrays as ``VecBuffers``
+    names them; ``acts`` is its ``actions``).  After an action, a scored deal is followed
+    by the next one; a finished game pays its rewards (``standings(r, st, stand_row)``
+    writes each seat's standing) and the row starts game ``games[i] + stride``.
+    ``emit(r, st, table, n_cards, words, obs, acts, mask, legal)`` writes the tensor and
+    legal actions of the seat to act.  The rest are the game engine's kernels."""
+    seats = rewards.shape[1]
+    for i in range(lo, hi):
         st = states[i]
         if reset:
             init_game(r, st, seed, games[i])
@@ -213,7 +236,5 @@ def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
                 next_deal(r, st)
         settle(fin, stand[i], seats, rewards[i])
         done[i] = fin
-        # (the seat comes from the state: a value returned by the inlined emit was lost)
         to_play[i] = to_move(st)
         emit(r, st, table, n_cards, words[i], obs[i], acts[i], mask[i], legal[i])
-    return -1

@@ -27,6 +27,10 @@ def warm(game: str, policies: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    import os
+    if os.environ.get("TRICKSIM_COMPILE_LOG"):      # tests/compile_log.py
+        from compile_log import CompileLog
+        CompileLog(os.environ["TRICKSIM_COMPILE_LOG"], "(warm-up)")
     # the last files of the suite first (Wendish's are the slowest to compile)
     warm("wendish", ["heuristic", "random", "random", "random"])
     warm("schadenfreude", ["heuristic", "random", "random", "random"])

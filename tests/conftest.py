@@ -70,6 +70,26 @@ def pytest_sessionstart(session):
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+_LOG = None
+
+
+def pytest_configure(config):
+    """With TRICKSIM_COMPILE_LOG=FILE: log every kernel numba compiles in this session,
+    with the test that asked for it (tests/compile_log.py)."""
+    global _LOG
+    import os
+    if os.environ.get("TRICKSIM_COMPILE_LOG"):
+        from compile_log import CompileLog
+        _LOG = CompileLog(os.environ["TRICKSIM_COMPILE_LOG"])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Name the test in the compile log before its fixtures run (they may compile)."""
+    if _LOG is not None:
+        _LOG.where = item.nodeid
+
+
 def _compiled_overloads():
     """Every jitted kernel of the package loaded in this process with each compiled
     specialization: (qualified name, signature, seconds compiling or None when loaded

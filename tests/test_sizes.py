@@ -18,8 +18,6 @@ MAX_PARAMS = 8
 _API = ("a public entry point: simulate's documented keywords (progress, out, client, "
         "executor, the RunSettings or its fields), kept so that callers' keywords and "
         "positional games and seed keep working")
-_OTHER_BRANCH = ("in a file another branch reshapes now (Python players); to be folded "
-                 "into the settings object after it lands")
 
 #: "path:qualified name" -> (lines, parameters, why) allowed
 ALLOWED = {
@@ -34,14 +32,6 @@ ALLOWED = {
         MAX_LINES, 12, _API + "; policies, policies_a, policies_b and rotate, documented in "
         "docs/sweeps.md"),
     "simcore/experiments/rotation.py:simulate_rotated": (MAX_LINES, 11, _API),
-    "simcore/experiments/rotation.py:play_rotations": (MAX_LINES, 11, _OTHER_BRANCH),
-    "simcore/experiments/rotation.py:_diff": (MAX_LINES, 9, _OTHER_BRANCH),
-    "simcore/players.py:simulate_python": (MAX_LINES, 9, _OTHER_BRANCH),
-    "simcore/players.py:play_games": (MAX_LINES, 9, _OTHER_BRANCH),
-    "simcore/players.py:user_action": (MAX_LINES, 9, _OTHER_BRANCH),
-    "simcore/games/wendish/records.py:end_of": (
-        MAX_LINES, 10, "the fields of a record's deal end, read from two layouts (a state, "
-        "a result row): a record schema, not options"),
 }
 
 

@@ -339,20 +339,20 @@ def edge_measure(contract):
 
 
 def skill_edges(game: str, rules, pair: tuple[str, str], settings: RunSettings,
-                executor=None, progress=None, offset: int = 0, total=None) -> np.ndarray:
+                executor, progress=None, offset: int = 0, total=None) -> np.ndarray:
     """Per deal, ``strong``'s result minus the ``weak`` seats' mean under ``rules``
     (``pair``: (strong, weak)): ``strong`` in one seat and ``weak`` in every other,
     played once per rotation of that list on the same deals (seed and games of
     ``settings``), each player's result its mean over the seats it held (see the
     module doc)."""
-    from .rotation import group_per_game, play_rotations, rotations
+    from .rotation import group_per_game, play_rotations, rotations, shifted
     g = get_game(game)
     n = g.seats(rules)
     strong, weak = pair
     names = player_names(g, rules, [strong] + [weak] * (n - 1))
     shifts = rotations(names)
     runs = play_rotations(game, rules, names, shifts, settings.replace(summary_only=False),
-                          progress=progress, executor=executor, offset=offset, total=total)
+                          executor, progress=shifted(progress, offset, total))
     m = edge_measure(runs[0].contract).name
     return (group_per_game(runs, shifts, [0])[m]
             - group_per_game(runs, shifts, list(range(1, n)))[m])

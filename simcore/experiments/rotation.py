@@ -148,7 +148,7 @@ def summarize_rotated(rot: RotatedRun) -> None:
             for p in names[1:]:
                 xa, xb = values[names[0]][m.name], values[p][m.name]
                 lo, hi, pv = paired_test(xa, xb)
-                diffs.append(_diff(m, p, names[0], float((xb - xa).mean()), lo, hi, pv,
+                diffs.append(_diff(m, p, names[0], (float((xb - xa).mean()), lo, hi), pv,
                                    PAIRED, paired_kind(xa, xb, contract.unit)
                                    .replace("A and B", f"{p} and {names[0]}")))
     else:
@@ -172,8 +172,8 @@ def summarize_rotated(rot: RotatedRun) -> None:
             for p in names[1:]:
                 d = est[p][0] - est[names[0]][0]
                 half = est[p][1] + est[names[0]][1]
-                diffs.append(_diff(m, p, names[0], d, d - half, d + half, math.nan, UNPAIRED,
-                                   NOT_PAIRED))
+                diffs.append(_diff(m, p, names[0], (d, d - half, d + half), math.nan,
+                                   UNPAIRED, NOT_PAIRED))
     rot.table = pd.DataFrame(rows)
     rot.differences = pd.DataFrame(diffs)
     rot.tests = adjust_family(rot.differences) if len(rot.differences) else 0
@@ -185,7 +185,9 @@ def _row(m, policy, positions, mean, lo, hi, kind) -> dict:
             "high": hi, "unit": "rate" if m.is_rate else m.unit, "interval": kind}
 
 
-def _diff(m, policy, versus, d, lo, hi, pvalue, kind, test) -> dict:
+def _diff(m, policy, versus, interval, pvalue, kind, test) -> dict:
+    """A row of the differences: ``interval`` is (difference, low, high)."""
+    d, lo, hi = interval
     significant = None if math.isnan(pvalue) else bool(pvalue < 0.05)
     return {"measure": m.name, "policy": policy, "versus": versus, "diff": d, "low": lo,
             "high": hi, "diff_pp": 100 * d if m.is_rate else math.nan,
@@ -193,39 +195,44 @@ def _diff(m, policy, versus, d, lo, hi, pvalue, kind, test) -> dict:
             "significant": significant, "interval": kind, "test": test}
 
 
-def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, *,
-                   progress=None, out=None, client=None, executor=None,
-                   offset: int = 0, total: int | None = None) -> list[RunResult]:
+def shifted(progress, offset: int, total: int | None):
+    """``progress`` for a part of a longer job: a call ``(done, part)`` reports
+    ``(offset + done, total)`` (``total`` None: the part's own; None stays None)."""
+    if progress is None:
+        return None
+    return lambda done, part: progress(offset + done, part if total is None else total)
+
+
+def play_rotations(game: str, rules, policies, shifts, settings: RunSettings, executor, *,
+                   progress=None, out=None) -> list[RunResult]:
     """One run per rotation in ``shifts`` (same seed, same games), each checkpointed
-    in ``out/rotations/rN/`` when ``out`` is given, all on one executor."""
-    from ..running.cluster import open_executor
+    in ``out/rotations/rN/`` when ``out`` is given, all on the open ``executor``;
+    ``progress(done, total)`` counts the games of all of them (see ``shifted`` for a
+    part of a longer job)."""
     g = get_game(game)
-    total = total if total is not None else settings.games * len(shifts)
+    total = settings.games * len(shifts)
     runs = []
-    opened = contextlib.nullcontext(executor) if executor is not None \
-        else open_executor(settings, client)
     played: dict[tuple, RunResult] = {}
-    with opened as ex:
-        for k, r in enumerate(shifts):
-            pols = rotate(policies, r)
-            done = offset + k * settings.games
-            if tuple(pols) in played:       # the same list again (one side of a compare):
-                runs.append(played[tuple(pols)])    # the same games, played once
-                if progress:
-                    progress(done + settings.games, total)
-                continue
+    for k, r in enumerate(shifts):
+        pols = rotate(policies, r)
+        done = k * settings.games
+        if tuple(pols) in played:       # the same list again (one side of a compare):
+            runs.append(played[tuple(pols)])    # the same games, played once
+            if progress:
+                progress(done + settings.games, total)
+            continue
 
-            def step(d, _t, done=done):
-                if progress:
-                    progress(done + d, total)
+        def step(d, _t, done=done):
+            if progress:
+                progress(done + d, total)
 
-            folder = None if out is None else Path(out) / "rotations" / f"r{r}"
-            if ex.description.get("executor") != "dask" and not uses_python(pols):
-                g.run_chunk(rules, g.policy_ids(pols, rules)[1], settings.seed, 0, 1,
-                            summary_only=settings.summary_only)
-            runs.append(play_run(game, rules, pols, settings, step, f"rotation {r}",
-                                 out=folder, executor=ex))
-            played[tuple(pols)] = runs[-1]
+        folder = None if out is None else Path(out) / "rotations" / f"r{r}"
+        if executor.description.get("executor") != "dask" and not uses_python(pols):
+            g.run_chunk(rules, g.policy_ids(pols, rules)[1], settings.seed, 0, 1,
+                        summary_only=settings.summary_only)
+        runs.append(play_run(game, rules, pols, settings, step, f"rotation {r}",
+                             out=folder, executor=executor))
+        played[tuple(pols)] = runs[-1]
     return runs
 
 
@@ -259,9 +266,11 @@ def simulate_rotated(game: str, rules=None, policies=None, games=UNSET, seed=UNS
     s = s.replace(seed=seed_from_entropy() if seed is None else seed)
     shifts = rotations(names)
     from ..folders import own
-    with contextlib.nullcontext() if out is None else own(out, "rotation"):
-        runs = play_rotations(game, rules, seats, shifts, s, progress=progress, out=out,
-                              client=client, executor=executor)
+    from ..running.cluster import open_executor
+    opened = contextlib.nullcontext(executor) if executor is not None \
+        else open_executor(s, client)
+    with contextlib.nullcontext() if out is None else own(out, "rotation"), opened as ex:
+        runs = play_rotations(game, rules, seats, shifts, s, ex, progress=progress, out=out)
     rot = RotatedRun(game, names, shifts, runs)
     summarize_rotated(rot)
     return rot

@@ -691,7 +691,7 @@ def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress
                      note) -> CompareResult:
     """``compare(..., rotate=True)``: both sides under every rotation (see compare)."""
     from ..running.cluster import open_executor
-    from .rotation import group_per_game, play_rotations, policy_groups, rotations
+    from .rotation import group_per_game, play_rotations, policy_groups, rotations, shifted
     from ..players import seat_names, seats_of
     g = get_game(game)
     seats_a, seats_b = seats_of(g, rules_a, policies_a), seats_of(g, rules_b, policies_b)
@@ -699,10 +699,10 @@ def _compare_rotated(game, rules_a, rules_b, policies_a, policies_b, s, progress
     shifts = rotations(pa, pb)
     total = 2 * s.games * len(shifts)
     with open_executor(s, None) as ex:
-        runs_a = play_rotations(game, rules_a, seats_a, shifts, s, progress=progress,
-                                executor=ex, total=total)
-        runs_b = play_rotations(game, rules_b, seats_b, shifts, s, progress=progress,
-                                executor=ex, offset=s.games * len(shifts), total=total)
+        runs_a = play_rotations(game, rules_a, seats_a, shifts, s, ex,
+                                progress=shifted(progress, 0, total))
+        runs_b = play_rotations(game, rules_b, seats_b, shifts, s, ex,
+                                progress=shifted(progress, s.games * len(shifts), total))
     contract = runs_a[0].contract
     rows = []
     groups = policy_groups(list(zip(pa, pb)))

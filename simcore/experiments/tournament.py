@@ -151,7 +151,7 @@ def tournament(game: str, rules, players: list[str], games: int, seed: int | Non
     from ..bits import seed_from_entropy
     from ..folders import claim, own
     from ..registry import get_game
-    from ..players import DEFAULT_TIMEOUT, play_games, resolve, PythonPlayer
+    from ..players import DEFAULT_TIMEOUT, play_seated, resolve, PythonPlayer
     from ..pimc_names import join_pimc_parameters
     from ..statistics.stats import write_csv, write_json, write_text
     g = get_game(game)
@@ -193,8 +193,8 @@ def tournament(game: str, rules, players: list[str], games: int, seed: int | Non
             path = out / "lineups" / f"{n:02d}.json"
             saved = _read_lineup(path, seating, games)
             if saved is None:
-                recs = play_games(game, rules, None, games, seed, timeout=timeout,
-                                  seats=[resolved[p] for p in seating])
+                recs = play_seated(eng, [resolved[p] for p in seating], seed, range(games),
+                                   timeout)
                 saved = np.array([spec.standing(r["result"]) for r in recs], dtype=np.float64)
                 write_json({"seats": seating, "standing": saved.tolist()}, path)
                 played += 1

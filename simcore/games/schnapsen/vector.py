@@ -4,7 +4,7 @@ step (``simcore.vector_kernels.step_rows``); an environment that finishes its ma
 starts game ``games[i] + stride`` of the run at once."""
 from numba import njit, prange
 
-from ...vector_kernels import encode, put_mask, step_rows
+from ...vector_kernels import STEP_BLOCK, encode, put_mask, step_block_rows, step_rows
 from .engine import (MAX_LEGAL, N_OBS, N_STATE, apply_action, deal_over, game_over,
                      init_game, legal_actions, match_winner, next_deal, observe, to_move)
 from .policies import choose
@@ -31,19 +31,40 @@ def _emit(r, st, table, n_cards, words, obs, acts, mask, legal):
     put_mask(acts, k, mask, legal)
 
 
+@njit(cache=True)
+def _step_block(r, seed, stride, states, games, actions, reset, table, n_cards, obs, mask,
+                rewards, done, to_play, legal, words, acts, stand, lo, hi):
+    """Rows ``lo .. hi-1`` of ``step_batch`` (``simcore.vector_kernels.step_block_rows``
+    with this game's kernels), serial: the game's code compiled once, outside the
+    parallel loop."""
+    step_block_rows(r, seed, stride, states, games, actions, reset, table, n_cards, obs,
+                    mask, rewards, done, to_play, legal, words, acts, stand, lo, hi,
+                    init_game, apply_action, deal_over, game_over, next_deal, to_move,
+                    _standings, _emit)
+
+
 @njit(cache=True, parallel=True)
 def step_batch(r, seed, stride, states, games, actions, reset, table, n_cards, b):
     """``simcore.vector_kernels.step_rows`` with this game's kernels: apply
     ``actions[i]`` in every row (or with ``reset`` start game ``games[i]``) and write the
     next decisions into the buffers ``b``; -1, or the first row with an illegal action."""
     return step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
-                     init_game, apply_action, deal_over, game_over, next_deal, to_move,
-                     _standings, _emit)
+                     _step_block)
+
+
+@njit(cache=True)
+def _policy_block(r, states, pid, words, out, lo, hi):
+    """Rows ``lo .. hi-1`` of ``policy_batch``, serial: the policy's code compiled once,
+    outside the parallel loop (inlined there, numba's parallel passes took minutes)."""
+    for i in range(lo, hi):
+        out[i] = choose(r, states[i], pid)
 
 
 @njit(cache=True, parallel=True)
 def policy_batch(r, states, pid, words, out):
     """The action built-in policy ``pid`` (random 0 or heuristic 1) takes in every row, into
     ``out``; advances each row's stream as the batch run's player does (``words`` unused)."""
-    for i in prange(states.shape[0]):
-        out[i] = choose(r, states[i], pid)
+    n = states.shape[0]
+    for k in prange((n + STEP_BLOCK - 1) // STEP_BLOCK):
+        _policy_block(r, states, pid, words, out, k * STEP_BLOCK,
+                      min(n, (k + 1) * STEP_BLOCK))

@@ -16,15 +16,20 @@ from numba import njit
 
 from .cards import V_FOUR
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_DELTA, ST_N, ST_NTRICKS, ST_PHASE,
-                     ST_TO_MOVE, ST_TRICKS_DONE, ST_VARIANT, apply_action, init_game)
+                     ST_TO_MOVE, ST_TRICKS_DONE, ST_VARIANT, py_apply, py_init_game)
 from .expert import EXPERT_WORLDS, MAX_CARDS, N_CARD, card_features, expert_searches, \
     model_card
 from .pimc import pimc_choose, pimc_pick, pimc_scores
-from .policies import heuristic_action
+from .policies import HEURISTIC, py_choose
 from .rules import R_PLAYERS
 
 #: rows a deal can write at most (the pimc seat's card decisions)
 ROWS_PER_DEAL = 16
+
+# The two loops below call the engine's and the heuristic's one-call kernels (py_*),
+# compiled once for the whole package, instead of inlining the game's code again:
+# their time goes to pimc's searches, and inlined they cost a minute of compiling
+# each on a cold cache for the tests and the training script alone.
 
 
 def new_rows(deals):
@@ -48,14 +53,14 @@ def imitation_rows(r, seed, start, count, worlds, work, states, score, nleg, tar
     pts = np.empty(MAX_CARDS, dtype=np.float64)
     row = 0
     for g in range(start, start + count):
-        init_game(r, st, seed, g)
+        py_init_game(r, st, seed, g)
         seat = g % st[ST_N]
         while st[ST_PHASE] != P_DONE:
             p = st[ST_TO_MOVE]
             if p != seat or st[ST_PHASE] != P_PLAY:
-                a = heuristic_action(r, st)
+                a = py_choose(r, st, np.int64(HEURISTIC))
             elif expert_searches(st):
-                a = pimc_choose(r, st, EXPERT_WORLDS, work)
+                a = pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)  # typed: one compile
             else:
                 k = pimc_scores(r, st, worlds, work, acts, score[row], pts)
                 a = pimc_pick(r, st, acts, score[row], pts, k)
@@ -68,7 +73,7 @@ def imitation_rows(r, seed, start, count, worlds, work, states, score, nleg, tar
                         if acts[i] == a:
                             target[row] = i
                     row += 1
-            apply_action(r, st, a)
+            py_apply(r, st, a)
     return row
 
 
@@ -98,16 +103,16 @@ def model_deal_scores(r, seed, start, count, w, tricks, work, out):
     st = np.empty(STATE_SIZE, dtype=np.int64)
     for g in range(count):
         for seat in range(r[R_PLAYERS]):
-            init_game(r, st, seed, start + g)
+            py_init_game(r, st, seed, start + g)
             while st[ST_PHASE] != P_DONE:
                 p = st[ST_TO_MOVE]
                 if p != seat or st[ST_PHASE] != P_PLAY:
-                    a = heuristic_action(r, st)
+                    a = py_choose(r, st, np.int64(HEURISTIC))
                 elif st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= tricks:
-                    a = pimc_choose(r, st, EXPERT_WORLDS, work)
+                    a = pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)  # typed: one compile
                 elif st[ST_VARIANT] == V_FOUR:
                     a = model_card(r, st, w)
                 else:
-                    a = heuristic_action(r, st)
-                apply_action(r, st, a)
+                    a = py_choose(r, st, np.int64(HEURISTIC))
+                py_apply(r, st, a)
             out[g, seat] = st[ST_DELTA + seat]

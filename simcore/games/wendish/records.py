@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import json
+from operator import itemgetter
 
 import numpy as np
 
@@ -120,8 +121,11 @@ def deck_start(variant: int, n: int, dealer: int, deck) -> dict:
             "skat": [CARD_NAMES[c] for c in sorted(deck[n * hs:n * hs + VARIANT_SKAT[variant]])]}
 
 
-def end_of(n, contract, declarer, trump, team0, cp0, winner, schneider, schwarz, scores):
-    """A deal's ``end`` object (records contract)."""
+def end_of(n, fields, scores):
+    """A deal's ``end`` object (records contract) from its ``fields`` (contract,
+    declarer, trump, team0, cp0, winner, schneider, schwarz: ``STATE_END(state)`` or
+    ``ROW_END(result_row)``) and its seats' ``scores``."""
+    contract, declarer, trump, team0, cp0, winner, schneider, schwarz = fields
     return {
         "contract": CONTRACTS[contract],
         "declarer": None if declarer < 0 else int(declarer),
@@ -135,12 +139,17 @@ def end_of(n, contract, declarer, trump, team0, cp0, winner, schneider, schwarz,
     }
 
 
+#: ``end_of``'s fields of the deal end held by a state, and by a result row (``D_*``)
+STATE_END = itemgetter(ST_CONTRACT, ST_DECLARER, ST_TRUMP, ST_TEAM0, ST_CP0, ST_WINNER,
+                       ST_SCHNEIDER, ST_SCHWARZ)
+ROW_END = itemgetter(D_CONTRACT, D_DECLARER, D_TRUMP, D_TEAM0, D_CP0, D_WINNER, D_SCHNEIDER,
+                     D_SCHWARZ)
+
+
 def state_end(st) -> dict:
     """The ``end`` of the finished deal held by a state."""
     n = int(st[ST_N])
-    return end_of(n, int(st[ST_CONTRACT]), int(st[ST_DECLARER]), int(st[ST_TRUMP]),
-                  int(st[ST_TEAM0]), int(st[ST_CP0]), int(st[ST_WINNER]),
-                  st[ST_SCHNEIDER], st[ST_SCHWARZ], st[ST_DELTA:ST_DELTA + n])
+    return end_of(n, STATE_END(st), st[ST_DELTA:ST_DELTA + n])
 
 
 # ----- records from the logging batch loop ----------------------------------------
@@ -214,8 +223,7 @@ def _json_records(rules, policies, policy_ids, seed, start, count):
                              "skat": other_l[g][d]}
             actions = [list(logged[x]) for x in alog[g][d][:nact[g][d]]]
             scores = row[D_SCORE:D_SCORE + n]
-            end = end_of(n, row[D_CONTRACT], row[D_DECLARER], row[D_TRUMP], row[D_TEAM0],
-                         row[D_CP0], row[D_WINNER], row[D_SCHNEIDER], row[D_SCHWARZ], scores)
+            end = end_of(n, ROW_END(row), scores)
             total = [a + b for a, b in zip(total, scores)]
             deals.append({"start": start_obj, "actions": actions, "end": end})
         out.append({"game": "wendish", "rules": dict(rules_dict), "seed": int(seed),
