@@ -10,9 +10,10 @@ import pytest
 
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, legal_cards, py_apply,
                                           py_init_game, ST_PHASE, ST_TO_MOVE)
-from simcore.games.wendish.expert import (EXPERT_TRICKS, MAX_CARDS, MODEL, MODEL_FILE, N_CARD,
-                                          N_CONTEXT, card_features, expert_searches,
-                                          load_model, model_card)
+from simcore.games.wendish.cards import V_FOUR, V_OFFICERS, V_THREE
+from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS, MAX_CARDS, MODEL, MODEL_FILE, N_CARD,
+                                          N_CONTEXT, VARIANTS, card_features, expert_searches,
+                                          load_model, model_card, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores, new_rows,
                                              rows_features)
 from simcore.games.wendish.pimc import pimc_choose
@@ -35,8 +36,14 @@ def _card_states(deals, seed=11):
 def test_the_shipped_weights_load_with_the_models_shape(tmp_path):
     w = load_model()
     assert w.shape == (N_CARD, N_CONTEXT) and w.dtype == np.float64
-    assert np.array_equal(w, MODEL) and np.isfinite(w).all()
-    assert MODEL_FILE.parent.name == "wendish"
+    assert np.array_equal(w, MODEL[V_FOUR]) and np.isfinite(MODEL).all()
+    assert MODEL_FILE.parent.name == "wendish" and MODEL.shape == (4, N_CARD, N_CONTEXT)
+    for v, name in enumerate(VARIANTS):     # every variant's own model (three_sharp: three's)
+        assert np.array_equal(MODEL[v], load_model(model_file(name)))
+        assert model_file(name).exists()
+    assert not np.array_equal(MODEL[V_THREE], MODEL[V_OFFICERS])
+    with pytest.raises(ValueError, match="unknown variant 'five'"):
+        model_file("five")
     bad = tmp_path / "bad.npy"
     np.save(bad, np.zeros((3, 4)))
     with pytest.raises(ValueError, match="expected float64 weights of shape"):
@@ -61,9 +68,9 @@ def test_features_list_the_legal_cards_and_mark_the_heuristics():
 
 def test_heuristic_weights_play_the_heuristics_card_and_others_differ():
     from train_expert_wendish import heuristic_weights
-    w = heuristic_weights()
-    other = np.zeros((N_CARD, N_CONTEXT))
-    other[3, 0] = 1.0                   # most points
+    w = np.repeat(heuristic_weights()[None], len(VARIANTS), axis=0)
+    other = np.zeros((len(VARIANTS), N_CARD, N_CONTEXT))
+    other[:, 3, 0] = 1.0                   # most points
     differ = 0
     for st in _card_states(3):
         assert model_card(R, st.copy(), w) == heuristic_play(R, st)
@@ -127,7 +134,7 @@ def test_model_deal_scores_is_the_shipped_expert_on_paired_deals():
     ``simulate`` with the expert in each seat in turn on the same deals."""
     rules = GAME.build_rules(assignments=["variant=four", "deals=1"])
     out = np.zeros((30, 4), np.int64)
-    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, new_work(), out)
+    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, EXPERT_WORLDS, new_work(), out)
     for s in range(4):
         pols = ["heuristic"] * 4
         pols[s] = "expert"
@@ -140,7 +147,7 @@ def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
     work = new_work()
     states, score, nleg, target, deal = new_rows(8)
     n = imitation_rows(R, 4, 0, 8, 2, work, states, score, nleg, target, deal)
-    d = with_features(R, dict(states=states[:n], score=score[:n, :8], nleg=nleg[:n],
+    d = with_features(R, dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                               target=target[:n], deal=deal[:n]))
     y = targets(d, 0.0)
     w1, loss1, _ = fit(d, y, 1e-3)
