@@ -11,9 +11,10 @@ import pytest
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, legal_cards, py_apply,
                                           py_init_game, ST_PHASE, ST_TO_MOVE)
 from simcore.games.wendish.cards import V_FOUR, V_OFFICERS, V_THREE
-from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS, MAX_CARDS, MODEL, MODEL_FILE, N_CARD,
-                                          N_CONTEXT, VARIANTS, card_features, expert_searches,
-                                          load_model, model_card, model_file)
+from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS, MAX_CARDS, MODEL,
+                                          MODEL_FILE, N_CARD, N_CONTEXT, VARIANTS,
+                                          card_features, expert_searches, load_model,
+                                          model_card, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores, new_rows,
                                              rows_features)
 from simcore.games.wendish.pimc import pimc_choose
@@ -102,7 +103,7 @@ def test_rows_follow_the_pimc_seats_play():
     work = new_work()
     states, score, nleg, target, deal = new_rows(1)
     n = imitation_rows(R, 6, 0, 1, 2, work, states, score, nleg, target, deal)
-    feats = np.zeros((n, 8, N_CARD))
+    feats = np.zeros((n, MAX_CARDS, N_CARD))
     ctx = np.zeros((n, N_CONTEXT))
     rows_features(R, states[:n], feats, ctx)
     acts = np.empty(MAX_CARDS, np.int64)
@@ -122,7 +123,7 @@ def test_rows_follow_the_pimc_seats_play():
                 assert np.array_equal(f2[:k], feats[row, :k]) and np.array_equal(c2, ctx[row])
                 row += 1
         elif p == 0 and st[ST_PHASE] == P_PLAY:
-            a = pimc_choose(R, st, 4, work)
+            a = pimc_choose(R, st, EXPERT_WORLDS, work)
         else:
             a = py_choose(R, st, HEURISTIC)
         py_apply(R, st, a)
@@ -154,3 +155,77 @@ def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
     w2, loss2, _ = fit(d, y, 1e-3)
     assert np.array_equal(w1, w2) and loss1 == loss2
     assert evaluate(d, w1)["agree"] >= evaluate(d, heuristic_weights())["agree"]
+
+
+@pytest.mark.parametrize("preset", ["dreiwendsch", "officers"])
+def test_the_scorer_reads_only_what_its_seat_sees(preset):
+    """Early card play (the scorer's decisions, which test_no_peek's late positions do
+    not reach): the features and the card are the same when every card the seat cannot
+    see (Officers: the face-down cards) is dealt anew consistently with what it saw."""
+    import random
+    from test_wendish_engine import _redeal, engine
+    from simcore.games.wendish import engine as E
+    eng, _ = engine(preset)
+    rng = random.Random(preset)
+    acts = np.empty(MAX_CARDS, np.int64)
+    f1 = np.empty((MAX_CARDS, N_CARD))
+    f2 = np.empty((MAX_CARDS, N_CARD))
+    c1 = np.empty(N_CONTEXT)
+    c2 = np.empty(N_CONTEXT)
+    checked = changed = 0
+    for index in range(3):
+        st = eng.new(17, index)
+        while not eng.game_over(st):
+            if eng.deal_over(st):
+                eng.next_deal(st)
+                continue
+            if int(st[E.ST_PHASE]) == E.P_PLAY and not expert_searches(st):
+                other = _redeal(st, eng.to_move(st), rng)
+                if other is not None:
+                    k = card_features(eng.r, st.copy(), acts, f1, c1)
+                    assert card_features(eng.r, other.copy(), acts, f2, c2) == k
+                    assert np.array_equal(f1[:k], f2[:k]) and np.array_equal(c1, c2)
+                    assert model_card(eng.r, st.copy(), MODEL) == \
+                        model_card(eng.r, other.copy(), MODEL)
+                    checked += 1
+                    changed += not np.array_equal(st, other)
+            eng.apply(st, eng.choose("heuristic", st))
+    assert checked > 20 and changed > 10
+
+
+def test_officers_features_read_the_face_up_cards():
+    """Officers: a card's 'turns a card up' feature is whether it lies on a face-down
+    card; on lead, 'the foe can take it' is whether one of the foe's face-up cards it
+    may answer with (those of the led suit, any when it has none) beats it; in the other
+    variants these features are 0."""
+    from simcore.games.wendish import engine as E
+    from simcore.games.wendish.cards import CARD_POINTS, FOLLOW_MASK
+    from simcore.games.wendish.policies import _beats
+    rules = {v: rules_array(GAME.build_rules(assignments=[f"variant={v}", "deals=1"]))
+             for v in ("officers", "three")}
+    acts = np.empty(MAX_CARDS, np.int64)
+    f = np.empty((MAX_CARDS, N_CARD))
+    ctx = np.empty(N_CONTEXT)
+    leads = 0
+    for st in card_states("three", 2)[1]:
+        k = card_features(rules["three"], st, acts, f, ctx)
+        assert not f[:k, 19:].any() and not ctx[22:].any()
+    for st in card_states("officers", 3)[1]:
+        k = card_features(rules["officers"], st, acts, f, ctx)
+        p = int(st[ST_TO_MOVE])
+        covered = int(E.covered_cards(st))
+        foe_up = int(st[E.ST_HAND + 1 - p])
+        t = int(st[E.ST_TRUMP])
+        for i in range(k):
+            c = int(acts[i])
+            assert f[i, 19] == (covered >> c & 1)
+            if int(st[E.ST_TRICK_N]) == 0:
+                grp = int(FOLLOW_MASK[t, c])
+                ans = foe_up & grp or foe_up
+                beat = [d for d in range(32) if ans >> d & 1 and _beats(t, c, c, d)]
+                assert f[i, 20] == (1.0 if beat else 0.0)
+                assert f[i, 22] == (max(CARD_POINTS[d] for d in beat) / 11 if beat else 0)
+                leads += 1
+            else:
+                assert not f[i, 20:23].any()
+    assert leads > 20

@@ -43,7 +43,7 @@ from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 EXPERT = 3
 #: the last tricks of a deal searched, and the worlds sampled per decision there
 EXPERT_TRICKS = 3
-EXPERT_WORLDS = 4
+EXPERT_WORLDS = 3
 #: sizes of the model's context and card feature vectors (``card_features``)
 N_CONTEXT = 24
 N_CARD = 23
