@@ -1,17 +1,21 @@
-"""Rebuild the Wendish ``expert``'s learned card scorer (simcore/games/wendish/expert.py)
-from ``pimc``'s card choices in Wendish four.
+"""Rebuild the Wendish ``expert``'s learned card scorer of one variant
+(simcore/games/wendish/expert.py) from ``pimc``'s card choices.
 
-    python benchmarks/train_expert_wendish.py [--deals 3000] [--seed 7] [--worlds 8]
-        [--chunk 250] [--l2 1e-5] [--temperature 0.1]
-        [--out simcore/games/wendish/expert_wendish_four.npy] [--edge-deals 2000]
+    python benchmarks/train_expert_wendish.py [--variant four|three|officers]
+        [--deals 3000] [--seed 7] [--worlds 8] [--chunk 250] [--l2 1e-5]
+        [--temperature 0.1] [--out simcore/games/wendish/expert_wendish_<variant>.npy]
+        [--edge-deals 2000] [--edge-seed 1] [--search-tricks 3] [--search-worlds 3]
+    python benchmarks/train_expert_wendish.py --variant V --edge-only --edge-deals N
+        [--edge-seed S] [--out WEIGHTS]      # the edges of shipped (or given) weights
 
 1. Data (``simcore.games.wendish.imitation``): ``--deals`` deals of run ``--seed`` with
-   one ``pimc:worlds=N`` seat (``index % 4``) among heuristic seats; a row per card
+   one ``pimc:worlds=N`` seat (``index % players``) among heuristic seats; a row per card
    decision of that seat before the expert's searched tricks: the model's inputs and
    pimc's summed deal score of every legal card. One thread, in chunks of ``--chunk``
-   deals, each cached in ``results/benchmarks/expert_wendish_data_<seed>_<worlds>_
-   <start>_<count>.npz`` (git ignores them): the rows are a function of the seed, the
-   deals and the worlds, so a rerun reuses them and a longer one extends them.
+   deals, each cached in ``results/benchmarks/expert_wendish_data_<variant>_<seed>_
+   <worlds>_<start>_<count>.npz`` (git ignores them): the rows are a function of the
+   variant, the seed, the deals and the worlds, so a rerun reuses them and a longer one
+   extends them.
 2. Fit: the weights W (N_CARD x N_CONTEXT) of a conditional logit, P(card i) =
    softmax over the legal cards of f_i @ W @ x, to a softmax of pimc's mean deal
    score per card at ``--temperature`` (tariff units; 0: pimc's card itself), by
@@ -22,10 +26,11 @@ from ``pimc``'s card choices in Wendish four.
    card on them and the mean regret (pimc's value of its card minus that of the
    model's card).
 3. With ``--edge-deals N``: the paired edge per deal over a heuristic seat of the new
-   weights and of the heuristic (the expert without a model) on N deals of seed 1
-   (``imitation.model_deal_scores``: the expert's own search in the last tricks).
+   weights and of the heuristic (the expert without a model) on N deals of
+   ``--edge-seed`` (``imitation.model_deal_scores``: the expert's own search in the last
+   tricks, or ``--search-tricks``/``--search-worlds``'s).
 4. Writes the weights (float64 .npy; the model the package ships) and a summary to
-   ``results/benchmarks/expert_wendish_train.json``.
+   ``results/benchmarks/expert_wendish_train_<variant>.json``.
 """
 import argparse
 import json
@@ -42,7 +47,8 @@ sys.path.insert(0, str(ROOT))
 
 from simcore.games.wendish import GAME  # noqa: E402
 from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS,  # noqa: E402
-                                          MAX_CARDS, N_CARD, N_CONTEXT, VARIANTS,
+                                          MAX_CARDS, MODEL_OF, N_CARD, N_CONTEXT,
+                                          VARIANTS,
                                           load_model, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores,  # noqa: E402
                                              new_rows, rows_features)
@@ -213,7 +219,9 @@ def split(d, hold):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="four", choices=VARIANTS)
+    ap.add_argument("--variant", default="four",
+                    choices=[v for v in VARIANTS if MODEL_OF[v] == v],
+                    help="three_sharp plays three's model")
     ap.add_argument("--deals", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--worlds", type=int, default=8)
