@@ -1,17 +1,21 @@
-"""Rebuild the Wendish ``expert``'s learned card scorer (simcore/games/wendish/expert.py)
-from ``pimc``'s card choices in Wendish four.
+"""Rebuild the Wendish ``expert``'s learned card scorer of one variant
+(simcore/games/wendish/expert.py) from ``pimc``'s card choices.
 
-    python benchmarks/train_expert_wendish.py [--deals 3000] [--seed 7] [--worlds 8]
-        [--chunk 250] [--l2 1e-5] [--temperature 0.1]
-        [--out simcore/games/wendish/expert_wendish_four.npy] [--edge-deals 2000]
+    python benchmarks/train_expert_wendish.py [--variant four|three|officers]
+        [--deals 3000] [--seed 7] [--worlds 8] [--chunk 250] [--l2 1e-5]
+        [--temperature 0.1] [--out simcore/games/wendish/expert_wendish_<variant>.npy]
+        [--edge-deals 2000] [--edge-seed 1] [--search-tricks 3] [--search-worlds 3]
+    python benchmarks/train_expert_wendish.py --variant V --edge-only --edge-deals N
+        [--edge-seed S] [--out WEIGHTS]      # the edges of shipped (or given) weights
 
 1. Data (``simcore.games.wendish.imitation``): ``--deals`` deals of run ``--seed`` with
-   one ``pimc:worlds=N`` seat (``index % 4``) among heuristic seats; a row per card
+   one ``pimc:worlds=N`` seat (``index % players``) among heuristic seats; a row per card
    decision of that seat before the expert's searched tricks: the model's inputs and
    pimc's summed deal score of every legal card. One thread, in chunks of ``--chunk``
-   deals, each cached in ``results/benchmarks/expert_wendish_data_<seed>_<worlds>_
-   <start>_<count>.npz`` (git ignores them): the rows are a function of the seed, the
-   deals and the worlds, so a rerun reuses them and a longer one extends them.
+   deals, each cached in ``results/benchmarks/expert_wendish_data_<variant>_<seed>_
+   <worlds>_<start>_<count>.npz`` (git ignores them): the rows are a function of the
+   variant, the seed, the deals and the worlds, so a rerun reuses them and a longer one
+   extends them.
 2. Fit: the weights W (N_CARD x N_CONTEXT) of a conditional logit, P(card i) =
    softmax over the legal cards of f_i @ W @ x, to a softmax of pimc's mean deal
    score per card at ``--temperature`` (tariff units; 0: pimc's card itself), by
@@ -22,10 +26,11 @@ from ``pimc``'s card choices in Wendish four.
    card on them and the mean regret (pimc's value of its card minus that of the
    model's card).
 3. With ``--edge-deals N``: the paired edge per deal over a heuristic seat of the new
-   weights and of the heuristic (the expert without a model) on N deals of seed 1
-   (``imitation.model_deal_scores``: the expert's own search in the last tricks).
+   weights and of the heuristic (the expert without a model) on N deals of
+   ``--edge-seed`` (``imitation.model_deal_scores``: the expert's own search in the last
+   tricks, or ``--search-tricks``/``--search-worlds``'s).
 4. Writes the weights (float64 .npy; the model the package ships) and a summary to
-   ``results/benchmarks/expert_wendish_train.json``.
+   ``results/benchmarks/expert_wendish_train_<variant>.json``.
 """
 import argparse
 import json
@@ -41,30 +46,38 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simcore.games.wendish import GAME  # noqa: E402
-from simcore.games.wendish.expert import EXPERT_TRICKS, MODEL_FILE, N_CARD, N_CONTEXT  # noqa: E402,E501
+from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS,  # noqa: E402
+                                          MAX_CARDS, MODEL_OF, N_CARD, N_CONTEXT,
+                                          VARIANTS,
+                                          load_model, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores,  # noqa: E402
                                              new_rows, rows_features)
-from simcore.games.wendish.rules import rules_array  # noqa: E402
+from simcore.games.wendish.rules import R_PLAYERS, rules_array  # noqa: E402
 from simcore.games.wendish.solver import new_work  # noqa: E402
 
 HOLD_OUT = 5            # deals with index % HOLD_OUT == HOLD_OUT - 1 are held out
 
 
-def chunk_path(seed, worlds, start, count):
+def chunk_path(variant, seed, worlds, start, count):
     """Where the rows of deals ``start .. start+count-1`` are cached."""
-    return RESULTS / f"expert_wendish_data_{seed}_{worlds}_{start}_{count}.npz"
+    return RESULTS / f"expert_wendish_data_{variant}_{seed}_{worlds}_{start}_{count}.npz"
 
 
-def generate(seed, deals, worlds, chunk):
+def variant_rules(variant):
+    """The rules array of one-deal games of ``variant``."""
+    return rules_array(GAME.build_rules(assignments=[f"variant={variant}", "deals=1"]))
+
+
+def generate(variant, seed, deals, worlds, chunk):
     """The rows of ``deals`` deals (module doc, part 1), each with its deal's index,
     chunk by chunk (a chunk's rows are cached: a longer run reuses them)."""
-    rules = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+    rules = variant_rules(variant)
     work = new_work()
     parts = []
     t0 = time.process_time()
     for start in range(0, deals, chunk):
         cnt = min(chunk, deals - start)
-        path = chunk_path(seed, worlds, start, cnt)
+        path = chunk_path(variant, seed, worlds, start, cnt)
         if path.exists():
             d = np.load(path)
             parts.append({k: d[k] for k in d.files})
@@ -72,7 +85,7 @@ def generate(seed, deals, worlds, chunk):
         states, score, nleg, target, deal = new_rows(cnt)
         n = imitation_rows(rules, seed, start, cnt, worlds, work, states, score, nleg,
                            target, deal)
-        part = dict(states=states[:n], score=score[:n, :8], nleg=nleg[:n],
+        part = dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                     target=target[:n], deal=deal[:n])
         tmp = path.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **part)
@@ -89,7 +102,7 @@ def generate(seed, deals, worlds, chunk):
 def with_features(rules, d):
     """``d`` with the model's inputs of its positions (``feats``, ``ctx``)."""
     n = len(d["nleg"])
-    d["feats"] = np.zeros((n, 8, N_CARD))
+    d["feats"] = np.zeros((n, MAX_CARDS, N_CARD))
     d["ctx"] = np.zeros((n, N_CONTEXT))
     rows_features(rules, d["states"], d["feats"], d["ctx"])
     return d
@@ -164,17 +177,19 @@ def evaluate(d, w):
             "regret": float((q[rows, d["target"]] - q[rows, pick]).mean())}
 
 
-def edges(weights, deals, seed, tricks=EXPERT_TRICKS):
+def edges(variant, weights, deals, seed, tricks=EXPERT_TRICKS, worlds=EXPERT_WORLDS):
     """Paired edge per deal of the expert with each of ``weights`` (a dict name -> W) in
     each seat in turn over the heuristic in that seat, on ``deals`` deals of run ``seed``
-    (``imitation.model_deal_scores``): mean and 95% interval, and between the first
-    two weights' the paired difference."""
-    rules = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+    (``imitation.model_deal_scores``, searching the last ``tricks`` tricks over
+    ``worlds`` worlds): mean and 95% interval, and between the first two weights' the
+    paired difference."""
+    rules = variant_rules(variant)
     work = new_work()
 
     def run(w, t):
-        out = np.zeros((deals, 4), dtype=np.int64)
-        model_deal_scores(rules, seed, 0, deals, w, t, work, out)
+        out = np.zeros((deals, int(rules[R_PLAYERS])), dtype=np.int64)
+        models = np.repeat(w[None], len(VARIANTS), axis=0)     # w in every variant
+        model_deal_scores(rules, seed, 0, deals, models, t, worlds, work, out)
         return out.mean(axis=1)
 
     base = run(heuristic_weights(), 0)
@@ -204,6 +219,9 @@ def split(d, hold):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", default="four",
+                    choices=[v for v in VARIANTS if MODEL_OF[v] == v],
+                    help="three_sharp plays three's model")
     ap.add_argument("--deals", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--worlds", type=int, default=8)
@@ -213,19 +231,45 @@ def main():
     ap.add_argument("--temperature", type=float, default=0.1,
                     help="0: fit pimc's card; > 0: a softmax of its scores at this "
                          "temperature (tariff units)")
-    ap.add_argument("--out", default=str(MODEL_FILE))
+    ap.add_argument("--out", default=None, help="default: the model the package ships "
+                    "for the variant (simcore/games/wendish/expert_wendish_<variant>.npy)")
     ap.add_argument("--data-only", action="store_true", help="generate the rows, no fit")
+    ap.add_argument("--edge-only", action="store_true",
+                    help="no data, no fit: the edges of the weights in --out (default: "
+                         "the shipped model) on --edge-deals deals of --edge-seed")
+    ap.add_argument("--edge-seed", type=int, default=1)
+    ap.add_argument("--search-tricks", type=int, default=EXPERT_TRICKS,
+                    help="the edges' search window (the shipped expert's: default)")
+    ap.add_argument("--search-worlds", type=int, default=EXPERT_WORLDS)
     a = ap.parse_args()
+    for name in ("deals", "worlds", "chunk", "edge_seed", "search_worlds"):
+        if getattr(a, name) < (0 if name == "edge_seed" else 1):
+            ap.error(f"--{name.replace('_', '-')} must be positive, got {getattr(a, name)}")
+    if not 0 <= a.search_tricks <= 16:
+        ap.error(f"--search-tricks must be 0..16, got {a.search_tricks}")
+    if a.edge_only:
+        if a.edge_deals < 2:
+            ap.error("--edge-only needs --edge-deals of 2 or more")
+        w = load_model(Path(a.out) if a.out else model_file(a.variant))
+        t0 = time.process_time()
+        res = edges(a.variant, {"model": w, "heuristic": heuristic_weights()},
+                    a.edge_deals, a.edge_seed, a.search_tricks, a.search_worlds)
+        print(json.dumps({"variant": a.variant, "edge_deals": a.edge_deals,
+                          "edge_seed": a.edge_seed, "search_tricks": a.search_tricks,
+                          "search_worlds": a.search_worlds, "edges": res,
+                          "cpu_seconds": time.process_time() - t0, "note": load_note()},
+                         indent=2))
+        return
     WORLDS_OF[0] = a.worlds
     t0 = time.process_time()
-    d = generate(a.seed, a.deals, a.worlds, a.chunk)
+    d = generate(a.variant, a.seed, a.deals, a.worlds, a.chunk)
     t_data = time.process_time() - t0
     if a.data_only:
         return
     train, test = split(d, False), split(d, True)
     w, val, nit = fit(train, targets(train, a.temperature), a.l2)
     res = {"command": "python benchmarks/train_expert_wendish.py " + " ".join(sys.argv[1:]),
-           "deals": a.deals, "seed": a.seed, "worlds": a.worlds, "l2": a.l2,
+           "variant": a.variant, "deals": a.deals, "seed": a.seed, "worlds": a.worlds, "l2": a.l2,
            "temperature": a.temperature, "rows_train": len(train["nleg"]),
            "rows_held_out": len(test["nleg"]), "data_cpu_seconds_this_run": t_data,
            "loss": val, "iterations": nit,
@@ -234,14 +278,15 @@ def main():
            "train": {"model": evaluate(train, w)},
            "note": load_note()}
     if a.edge_deals:
-        res["edge_seed_1"] = edges({"model": w, "heuristic": heuristic_weights()},
-                                   a.edge_deals, 1)
-    out = Path(a.out)
+        res[f"edge_seed_{a.edge_seed}"] = edges(
+            a.variant, {"model": w, "heuristic": heuristic_weights()}, a.edge_deals,
+            a.edge_seed, a.search_tricks, a.search_worlds)
+    out = Path(a.out) if a.out else model_file(a.variant)
     tmp = out.with_suffix(".tmp.npy")
     np.save(tmp, w)
     tmp.rename(out)
     res["weights"] = str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
-    path = write("expert_wendish_train", res)
+    path = write(f"expert_wendish_train_{a.variant}", res)
     print(json.dumps(res, indent=2))
     print(f"wrote {out} and {path}")
 

@@ -32,7 +32,7 @@ def test_wendish_expert_searches_the_last_tricks_only(variant):
         late = (int(st[E.ST_PHASE]) == E.P_PLAY
                 and int(st[E.ST_NTRICKS]) - int(st[E.ST_TRICKS_DONE]) <= EXPERT_TRICKS)
         other = f"pimc:worlds={EXPERT_WORLDS}" if late else "heuristic"
-        if variant == "four" and not late and int(st[E.ST_PHASE]) == E.P_PLAY:
+        if not late and int(st[E.ST_PHASE]) == E.P_PLAY:
             want = int(model_card(eng.r, st.copy(), MODEL))   # the learned scorer
         else:
             want = eng.choose(other, st.copy())

@@ -10,9 +10,11 @@ import pytest
 
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, legal_cards, py_apply,
                                           py_init_game, ST_PHASE, ST_TO_MOVE)
-from simcore.games.wendish.expert import (EXPERT_TRICKS, MAX_CARDS, MODEL, MODEL_FILE, N_CARD,
-                                          N_CONTEXT, card_features, expert_searches,
-                                          load_model, model_card)
+from simcore.games.wendish.cards import V_FOUR, V_OFFICERS, V_THREE
+from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS, MAX_CARDS, MODEL,
+                                          MODEL_FILE, N_CARD, N_CONTEXT, VARIANTS,
+                                          card_features, expert_searches, load_model,
+                                          model_card, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores, new_rows,
                                              rows_features)
 from simcore.games.wendish.pimc import pimc_choose
@@ -35,8 +37,14 @@ def _card_states(deals, seed=11):
 def test_the_shipped_weights_load_with_the_models_shape(tmp_path):
     w = load_model()
     assert w.shape == (N_CARD, N_CONTEXT) and w.dtype == np.float64
-    assert np.array_equal(w, MODEL) and np.isfinite(w).all()
-    assert MODEL_FILE.parent.name == "wendish"
+    assert np.array_equal(w, MODEL[V_FOUR]) and np.isfinite(MODEL).all()
+    assert MODEL_FILE.parent.name == "wendish" and MODEL.shape == (4, N_CARD, N_CONTEXT)
+    for v, name in enumerate(VARIANTS):     # every variant's own model (three_sharp: three's)
+        assert np.array_equal(MODEL[v], load_model(model_file(name)))
+        assert model_file(name).exists()
+    assert not np.array_equal(MODEL[V_THREE], MODEL[V_OFFICERS])
+    with pytest.raises(ValueError, match="unknown variant 'five'"):
+        model_file("five")
     bad = tmp_path / "bad.npy"
     np.save(bad, np.zeros((3, 4)))
     with pytest.raises(ValueError, match="expected float64 weights of shape"):
@@ -61,9 +69,9 @@ def test_features_list_the_legal_cards_and_mark_the_heuristics():
 
 def test_heuristic_weights_play_the_heuristics_card_and_others_differ():
     from train_expert_wendish import heuristic_weights
-    w = heuristic_weights()
-    other = np.zeros((N_CARD, N_CONTEXT))
-    other[3, 0] = 1.0                   # most points
+    w = np.repeat(heuristic_weights()[None], len(VARIANTS), axis=0)
+    other = np.zeros((len(VARIANTS), N_CARD, N_CONTEXT))
+    other[:, 3, 0] = 1.0                   # most points
     differ = 0
     for st in _card_states(3):
         assert model_card(R, st.copy(), w) == heuristic_play(R, st)
@@ -95,7 +103,7 @@ def test_rows_follow_the_pimc_seats_play():
     work = new_work()
     states, score, nleg, target, deal = new_rows(1)
     n = imitation_rows(R, 6, 0, 1, 2, work, states, score, nleg, target, deal)
-    feats = np.zeros((n, 8, N_CARD))
+    feats = np.zeros((n, MAX_CARDS, N_CARD))
     ctx = np.zeros((n, N_CONTEXT))
     rows_features(R, states[:n], feats, ctx)
     acts = np.empty(MAX_CARDS, np.int64)
@@ -115,7 +123,7 @@ def test_rows_follow_the_pimc_seats_play():
                 assert np.array_equal(f2[:k], feats[row, :k]) and np.array_equal(c2, ctx[row])
                 row += 1
         elif p == 0 and st[ST_PHASE] == P_PLAY:
-            a = pimc_choose(R, st, 4, work)
+            a = pimc_choose(R, st, EXPERT_WORLDS, work)
         else:
             a = py_choose(R, st, HEURISTIC)
         py_apply(R, st, a)
@@ -127,7 +135,7 @@ def test_model_deal_scores_is_the_shipped_expert_on_paired_deals():
     ``simulate`` with the expert in each seat in turn on the same deals."""
     rules = GAME.build_rules(assignments=["variant=four", "deals=1"])
     out = np.zeros((30, 4), np.int64)
-    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, new_work(), out)
+    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, EXPERT_WORLDS, new_work(), out)
     for s in range(4):
         pols = ["heuristic"] * 4
         pols[s] = "expert"
@@ -140,10 +148,84 @@ def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
     work = new_work()
     states, score, nleg, target, deal = new_rows(8)
     n = imitation_rows(R, 4, 0, 8, 2, work, states, score, nleg, target, deal)
-    d = with_features(R, dict(states=states[:n], score=score[:n, :8], nleg=nleg[:n],
+    d = with_features(R, dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                               target=target[:n], deal=deal[:n]))
     y = targets(d, 0.0)
     w1, loss1, _ = fit(d, y, 1e-3)
     w2, loss2, _ = fit(d, y, 1e-3)
     assert np.array_equal(w1, w2) and loss1 == loss2
     assert evaluate(d, w1)["agree"] >= evaluate(d, heuristic_weights())["agree"]
+
+
+@pytest.mark.parametrize("preset", ["dreiwendsch", "officers"])
+def test_the_scorer_reads_only_what_its_seat_sees(preset):
+    """Early card play (the scorer's decisions, which test_no_peek's late positions do
+    not reach): the features and the card are the same when every card the seat cannot
+    see (Officers: the face-down cards) is dealt anew consistently with what it saw."""
+    import random
+    from test_wendish_engine import _redeal, engine
+    from simcore.games.wendish import engine as E
+    eng, _ = engine(preset)
+    rng = random.Random(preset)
+    acts = np.empty(MAX_CARDS, np.int64)
+    f1 = np.empty((MAX_CARDS, N_CARD))
+    f2 = np.empty((MAX_CARDS, N_CARD))
+    c1 = np.empty(N_CONTEXT)
+    c2 = np.empty(N_CONTEXT)
+    checked = changed = 0
+    for index in range(3):
+        st = eng.new(17, index)
+        while not eng.game_over(st):
+            if eng.deal_over(st):
+                eng.next_deal(st)
+                continue
+            if int(st[E.ST_PHASE]) == E.P_PLAY and not expert_searches(st):
+                other = _redeal(st, eng.to_move(st), rng)
+                if other is not None:
+                    k = card_features(eng.r, st.copy(), acts, f1, c1)
+                    assert card_features(eng.r, other.copy(), acts, f2, c2) == k
+                    assert np.array_equal(f1[:k], f2[:k]) and np.array_equal(c1, c2)
+                    assert model_card(eng.r, st.copy(), MODEL) == \
+                        model_card(eng.r, other.copy(), MODEL)
+                    checked += 1
+                    changed += not np.array_equal(st, other)
+            eng.apply(st, eng.choose("heuristic", st))
+    assert checked > 20 and changed > 10
+
+
+def test_officers_features_read_the_face_up_cards():
+    """Officers: a card's 'turns a card up' feature is whether it lies on a face-down
+    card; on lead, 'the foe can take it' is whether one of the foe's face-up cards it
+    may answer with (those of the led suit, any when it has none) beats it; in the other
+    variants these features are 0."""
+    from simcore.games.wendish import engine as E
+    from simcore.games.wendish.cards import CARD_POINTS, FOLLOW_MASK
+    from simcore.games.wendish.policies import _beats
+    rules = {v: rules_array(GAME.build_rules(assignments=[f"variant={v}", "deals=1"]))
+             for v in ("officers", "three")}
+    acts = np.empty(MAX_CARDS, np.int64)
+    f = np.empty((MAX_CARDS, N_CARD))
+    ctx = np.empty(N_CONTEXT)
+    leads = 0
+    for st in card_states("three", 2)[1]:
+        k = card_features(rules["three"], st, acts, f, ctx)
+        assert not f[:k, 19:].any() and not ctx[22:].any()
+    for st in card_states("officers", 3)[1]:
+        k = card_features(rules["officers"], st, acts, f, ctx)
+        p = int(st[ST_TO_MOVE])
+        covered = int(E.covered_cards(st))
+        foe_up = int(st[E.ST_HAND + 1 - p])
+        t = int(st[E.ST_TRUMP])
+        for i in range(k):
+            c = int(acts[i])
+            assert f[i, 19] == (covered >> c & 1)
+            if int(st[E.ST_TRICK_N]) == 0:
+                grp = int(FOLLOW_MASK[t, c])
+                ans = foe_up & grp or foe_up
+                beat = [d for d in range(32) if ans >> d & 1 and _beats(t, c, c, d)]
+                assert f[i, 20] == (1.0 if beat else 0.0)
+                assert f[i, 22] == (max(CARD_POINTS[d] for d in beat) / 11 if beat else 0)
+                leads += 1
+            else:
+                assert not f[i, 20:23].any()
+    assert leads > 20

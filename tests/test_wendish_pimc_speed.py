@@ -9,7 +9,7 @@ from simcore.errors import RulesError
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, ST_NTRICKS, ST_PHASE,
                                           ST_TRICKS_DONE, legal_cards, py_apply,
                                           py_init_game)
-from simcore.games.wendish.expert import EXPERT, EXPERT_TRICKS
+from simcore.games.wendish.expert import EXPERT, EXPERT_TRICKS, MODEL, model_card
 from simcore.games.wendish.pimc import parse_policy, policy_name, py_choose_w
 from simcore.games.wendish.pimc_params import PIMC_MAX_TRICKS, PIMC_TRICKS
 from simcore.games.wendish.policies import HEURISTIC, py_choose
@@ -39,7 +39,7 @@ def _card_states(variant, deals, seed=5):
 @pytest.mark.parametrize("variant", ["four", "three"])
 def test_tricks_takes_the_experts_choice_before_the_switch_and_searches_after(variant):
     """With ``tricks=T`` a card decision with more than T tricks left is the expert's
-    (the heuristic's there but in four: T >= the expert's own search tricks), one with T
+    (its learned card scorer's there: T >= the expert's own search tricks), one with T
     or fewer
     left is the full search's (``tricks=16``) with the same worlds; and the switch
     changes some early choice (the parameter has an effect)."""
@@ -54,8 +54,7 @@ def test_tricks_takes_the_experts_choice_before_the_switch_and_searches_after(va
         if left > t:
             early += 1
             assert got == py_choose_w(r, st.copy(), EXPERT, WORK)
-            if variant != "four":       # four: the expert's learned scorer (expert.py)
-                assert got == py_choose(r, st, HEURISTIC)
+            assert got == model_card(r, st.copy(), MODEL)    # the learned scorer
             changed += got != py_choose_w(r, st.copy(), full, WORK)
         else:
             late += 1

@@ -1,29 +1,31 @@
 """Wendish Schafkopf's ``expert`` player: the heuristic's contracts and discards, a
-learned card scorer for the early tricks (Wendish four), and ``pimc``'s search over a
+learned card scorer for the early tricks (one per variant), and ``pimc``'s search over a
 few sampled worlds for the last tricks.
 
 Over the last ``EXPERT_TRICKS`` tricks of a deal few cards are left, so the open-card
 solver answers a world in microseconds: there (``expert_searches``) the expert plays
 ``pimc.pimc_choose`` with ``EXPERT_WORLDS`` worlds (worlds consistent with what its
 seat saw: voids, the discards it took, Officers' face-down cards unseen; see pimc.py).
-Before that, in Wendish four, it plays the legal card with the highest score of a
-bilinear model learned from ``pimc``'s choices (``card_features``, ``model_card``;
-the weights ``expert_wendish_four.npy`` next to this file, rebuilt by
-``benchmarks/train_expert_wendish.py``); in the other variants, and for every contract
-decision (the pickup, the discards, the Lust Solo round, the Old Ones' choice), it
-plays as ``heuristic`` (policies.py). The dispatch is ``pimc.choose_w``. It reads
-only what its seat sees.
+Before that it plays the legal card with the highest score of a bilinear model learned
+from ``pimc``'s choices (``card_features``, ``model_card``; the weights
+``expert_wendish_<variant>.npy`` next to this file, one for four, three and officers,
+three_sharp playing three's; rebuilt by ``benchmarks/train_expert_wendish.py
+--variant V``). Every contract decision (the pickup, the discards, the Lust Solo round,
+the Old Ones' choice) it plays as ``heuristic`` (policies.py). The dispatch is
+``pimc.choose_w``. It reads only what its seat sees.
 
 The model: a card's score is ``f @ W @ x``, ``x`` the decision's context (N_CONTEXT
 numbers: the seat's place in the trick, the trick's points, who holds it and whether
 that holds, the sides as the seat knows them and their card points, who is still to
-play, trumps in and out of its hand, the contract as the seat sees it) and ``f`` the
-card's features (N_CARD numbers: the heuristic's choice or not, trump, rank, points,
-whether it takes the trick now and holds it, whether a higher card of its suit is out,
-the cards of its suit in the hand and outside, known voids of foes and friends in its
-suit); ``card_features`` lists them. W was fitted to pimc's choices (a conditional
-logit over the legal cards with a softmax of pimc's values as the target; see the
-training script).
+play, trumps in and out of its hand, the contract as the seat sees it; Officers: the
+face-up cards of each seat that lie on a face-down one) and ``f`` the card's features
+(N_CARD numbers: the heuristic's choice or not, trump, rank, points, whether it takes
+the trick now and holds it, whether a higher card of its suit is out, the cards of its
+suit in the hand and outside, known voids of foes and friends in its suit; Officers:
+whether playing it turns a face-down card up and, on lead, how the foe's face-up cards,
+from which it must answer, can answer it); ``card_features`` lists them. W was fitted
+to pimc's choices (a conditional logit over the legal cards with a softmax of pimc's
+values as the target; see the training script).
 """
 from pathlib import Path
 
@@ -31,28 +33,41 @@ import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
-from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_FOUR
-from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_NTRICKS, ST_PHASE, ST_PTS, ST_TRICK_PTS,
-                     ST_TRICKS_DONE, ST_VARIANT, ST_VOID, WEDDING, seen_contract)
+from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_OFFICERS
+from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_HAND, ST_NTRICKS, ST_PHASE, ST_PTS,
+                     ST_TRICK_PTS, ST_TRICKS_DONE, ST_VARIANT, ST_VOID, WEDDING,
+                     covered_cards, seen_contract)
 from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
 #: the last tricks of a deal searched, and the worlds sampled per decision there
 EXPERT_TRICKS = 3
-EXPERT_WORLDS = 4
+EXPERT_WORLDS = 3
 #: sizes of the model's context and card feature vectors (``card_features``)
-N_CONTEXT = 22
-N_CARD = 19
+N_CONTEXT = 24
+N_CARD = 23
 #: the most legal cards of a decision (a hand of Officers' 16 face-up and hidden cards)
 MAX_CARDS = 16
-#: the learned weights, shape (N_CARD, N_CONTEXT), float64
-MODEL_FILE = Path(__file__).resolve().parent / "expert_wendish_four.npy"
+#: the variants by kernel id (cards.V_FOUR ...), and the one whose model each plays
+VARIANTS = ("four", "three", "three_sharp", "officers")
+MODEL_OF = {"four": "four", "three": "three", "three_sharp": "three",
+            "officers": "officers"}
+
+
+def model_file(variant):
+    """The learned weights the package ships for ``variant`` (one of VARIANTS)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant '{variant}'; variants: {', '.join(VARIANTS)}")
+    return Path(__file__).resolve().parent / f"expert_wendish_{MODEL_OF[variant]}.npy"
+
+
+MODEL_FILE = model_file("four")
 
 
 def load_model(path=MODEL_FILE):
-    """The learned weights (N_CARD x N_CONTEXT float64) from ``path``; ValueError when
-    the file does not hold an array of that shape."""
+    """The learned weights of one variant (N_CARD x N_CONTEXT float64) from ``path``;
+    ValueError when the file does not hold an array of that shape."""
     w = np.load(path)
     if w.shape != (N_CARD, N_CONTEXT) or w.dtype != np.float64:
         raise ValueError(f"{path}: expected float64 weights of shape {(N_CARD, N_CONTEXT)}, "
@@ -60,9 +75,10 @@ def load_model(path=MODEL_FILE):
     return w
 
 
-#: read once at import; a compiled kernel holds them as a constant (the numba cache is
-#: keyed by the package's sources and this file: simcore/_cache.py)
-MODEL = load_model()
+#: every variant's weights, MODEL[variant id] (cards.V_FOUR ...), read once at import; a
+#: compiled kernel holds them as a constant (the numba cache is keyed by the package's
+#: sources and these files: simcore/_cache.py)
+MODEL = np.stack([load_model(model_file(v)) for v in VARIANTS])
 
 
 @njit(cache=True, inline="always")
@@ -73,9 +89,9 @@ def expert_searches(st):
 
 @njit(cache=True, inline="always")
 def expert_models(st):
-    """Whether the expert plays this decision by the learned model (card play in
-    Wendish four before the searched tricks)."""
-    return st[ST_PHASE] == P_PLAY and st[ST_VARIANT] == V_FOUR
+    """Whether the expert plays this decision by the learned model (card play before
+    the searched tricks)."""
+    return st[ST_PHASE] == P_PLAY
 
 
 @njit(cache=True)
@@ -124,6 +140,17 @@ def card_features(r, st, acts, feats, ctx):
     ctx[19] = 1.0 if (rest & friends) != U0 else 0.0       # a friend plays after me
     ctx[20] = 1.0 if (rest & foes) != U0 else 0.0          # a foe plays after me
     ctx[21] = 1.0 if (rest & ~friends & ~foes) != U0 else 0.0
+    officers = st[ST_VARIANT] == V_OFFICERS
+    covered = U0
+    foe_up = U0
+    if officers:
+        covered = covered_cards(st)         # public: face-up cards on a face-down one
+        foe_up = np.uint64(st[ST_HAND + 1 - p])     # the foe's face-up cards (public)
+        ctx[22] = popcount(covered & hand) / 8.0
+        ctx[23] = popcount(covered & foe_up) / 8.0
+    else:
+        ctx[22] = 0.0
+        ctx[23] = 0.0
     # the cards
     k = 0
     m = legal
@@ -166,15 +193,42 @@ def card_features(r, st, acts, feats, ctx):
         f[18] = friend_void
         f[16] = popcount(outside & grp & ABOVE[t, c]) / 8.0
         f[17] = _keep_value(t, c) / 30.0
+        if officers:
+            f[19] = 1.0 if (covered & bit) != U0 else 0.0       # turns a card up
+            f[20] = 0.0
+            f[21] = 0.0
+            f[22] = 0.0
+            if pos == 0:
+                # the foe answers a lead from its face-up cards (public): those of the
+                # led suit, any when it has none
+                ans = foe_up & grp
+                if ans == U0:
+                    ans = foe_up
+                lo = 11
+                hi = -1
+                a = ans
+                while a != U0:
+                    d = lowest_bit(a)
+                    a &= a - U1
+                    lo = min(lo, CARD_POINTS[d])
+                    if _beats(t, c, c, d):
+                        hi = max(hi, CARD_POINTS[d])
+                f[20] = 1.0 if hi >= 0 else 0.0                 # the foe can take it
+                f[21] = lo / 11.0 if ans != U0 else 0.0         # the least it adds
+                f[22] = hi / 11.0 if hi >= 0 else 0.0           # the most it takes with
+        else:
+            for a in range(19, N_CARD):
+                f[a] = 0.0
         acts[k] = c
         k += 1
     return k
 
 
 @njit(cache=True, inline="always")
-def model_card(r, st, w):
+def model_card(r, st, models):
     """The legal card with the highest score ``f @ w @ x`` (module doc; the first on a
-    tie) for the seat to move in card play."""
+    tie) for the seat to move in card play, ``w = models[variant]`` (MODEL's shape)."""
+    w = models[st[ST_VARIANT]]
     acts = np.empty(MAX_CARDS, dtype=np.int64)
     feats = np.empty((MAX_CARDS, N_CARD), dtype=np.float64)
     ctx = np.empty(N_CONTEXT, dtype=np.float64)

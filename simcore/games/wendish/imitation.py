@@ -14,9 +14,8 @@ so the rows are a function of (rules, seed, indices, worlds). Used by
 import numpy as np
 from numba import njit
 
-from .cards import V_FOUR
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_DELTA, ST_N, ST_NTRICKS, ST_PHASE,
-                     ST_TO_MOVE, ST_TRICKS_DONE, ST_VARIANT, py_apply, py_init_game)
+                     ST_TO_MOVE, ST_TRICKS_DONE, py_apply, py_init_game)
 from .expert import EXPERT_WORLDS, MAX_CARDS, N_CARD, card_features, expert_searches, \
     model_card
 from .pimc import pimc_choose, pimc_pick, pimc_scores
@@ -92,14 +91,14 @@ def rows_features(r, states, feats, ctx):
 
 
 @njit(cache=True)
-def model_deal_scores(r, seed, start, count, w, tricks, work, out):
-    """The expert with weights ``w`` in one seat and the heuristic elsewhere, each seat in
+def model_deal_scores(r, seed, start, count, models, tricks, worlds, work, out):
+    """The expert with weights ``models`` (expert.MODEL's shape) in one seat and the heuristic elsewhere, each seat in
     turn on deals ``start .. start+count-1`` of run ``seed`` (``deals=1`` rules): ``out[g,
     s]`` is seat s's score of deal ``start+g`` when the expert sits in s. The expert
-    searches the last ``tricks`` tricks (pimc over EXPERT_WORLDS worlds; the shipped
-    expert: EXPERT_TRICKS) and plays the model's card before them in Wendish four: with
-    ``w = MODEL`` this is the shipped ``expert``, so weights and search windows can be
-    compared on paired deals without compiling a player for each."""
+    searches the last ``tricks`` tricks (pimc over ``worlds`` worlds; the shipped
+    expert: EXPERT_TRICKS, EXPERT_WORLDS) and plays the model's card before them: with
+    ``models = MODEL`` this is the shipped ``expert``, so weights, search windows and
+    worlds can be compared on paired deals without compiling a player for each."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     for g in range(count):
         for seat in range(r[R_PLAYERS]):
@@ -109,10 +108,8 @@ def model_deal_scores(r, seed, start, count, w, tricks, work, out):
                 if p != seat or st[ST_PHASE] != P_PLAY:
                     a = py_choose(r, st, np.int64(HEURISTIC))
                 elif st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= tricks:
-                    a = pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)  # typed: one compile
-                elif st[ST_VARIANT] == V_FOUR:
-                    a = model_card(r, st, w)
+                    a = pimc_choose(r, st, worlds, work)
                 else:
-                    a = py_choose(r, st, np.int64(HEURISTIC))
+                    a = model_card(r, st, models)
                 py_apply(r, st, a)
             out[g, seat] = st[ST_DELTA + seat]
