@@ -190,8 +190,9 @@ def watchdog():
 
 def call_with_timeout(fn, arg, timeout: float | None):
     """``fn(arg)``; _Timeout if it takes longer than ``timeout`` seconds. In the main
-    thread a SIGALRM timer interrupts even a busy loop; elsewhere the call runs in a
-    daemon thread that is abandoned when it overruns."""
+    thread a SIGALRM timer interrupts even a busy loop; elsewhere (a Dask worker's task
+    thread) a watchdog thread raises _Timeout into the calling thread (``_Watchdog``):
+    a busy loop is interrupted too, a blocking C call when it returns."""
     if not timeout:
         return fn(arg)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
@@ -205,21 +206,52 @@ def call_with_timeout(fn, arg, timeout: float | None):
             signal.setitimer(signal.ITIMER_REAL, 0)
             if old is not _alarm:
                 signal.signal(signal.SIGALRM, old)
-    box = {}
+    dog = getattr(_WATCHDOGS, "dog", None)
+    if dog is None:
+        dog = _WATCHDOGS.dog = _Watchdog(threading.get_ident())
+    return dog.call(fn, arg, timeout)
 
-    def run():
+
+#: per calling thread that is not the main thread (a Dask worker's task thread)
+_WATCHDOGS = threading.local()
+#: how often a watchdog looks at the clock (seconds), at most
+_WATCH_EVERY = 0.05
+
+
+class _Watchdog:
+    """Decision timeouts for one thread that is not the main thread (no SIGALRM
+    there): the decision runs in that thread, and a daemon thread that looks at the
+    clock every few hundredths of a second raises _Timeout into it once the deadline
+    has passed (``PyThreadState_SetAsyncExc``, delivered at its next Python bytecode,
+    as a signal handler's exception is). Arming it costs a lock, not a thread switch."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.lock = threading.Lock()
+        self.deadline = None
+        self.timeout = None
+        threading.Thread(target=self._watch, daemon=True, name="tricksim-watchdog").start()
+
+    def _watch(self):
+        import ctypes
+        while True:
+            time.sleep(min(_WATCH_EVERY, (self.timeout or 1.0) / 4))
+            with self.lock:
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    self.deadline = None
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                        ctypes.c_ulong(self.target), ctypes.py_object(_Timeout))
+
+    def call(self, fn, arg, timeout: float):
+        """``fn(arg)`` in this thread; _Timeout once it has taken ``timeout`` seconds."""
+        with self.lock:
+            self.timeout = timeout
+            self.deadline = time.monotonic() + timeout
         try:
-            box["value"] = fn(arg)
-        except BaseException as exc:       # handed to the caller below
-            box["error"] = exc
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(timeout)
-    if t.is_alive():
-        raise _Timeout()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+            return fn(arg)
+        finally:
+            with self.lock:             # from here on nothing is raised into this thread
+                self.deadline = None
 
 
 def resolve(eng, g, rules, policies) -> list:
