@@ -298,7 +298,9 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     Your own Python player plays a seat as --policy MODULE:ATTR (e.g.
     mybots:Greedy,heuristic; docs/players-api.md): such a run is played game by
     game in this process, writes players.csv and players.json and is not resumed
-    (with --rotate, each rotation's run folder, played game by game).
+    (with --rotate, each rotation's run folder, played game by game); with
+    --workers N or --scheduler its chunks are played by worker processes that
+    import the player by name, into a run folder that resumes like a batch run's.
     Where MODULE:ATTR is a numba player (an @njit function choose(obs, mask, rng)
     -> action), it plays inside the batch loop at kernel speed and the run is a
     batch run (run folder, resume, --threads, --summary-only; --records replays
@@ -328,10 +330,10 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     if user and uses_numba(g.policy_names(policy, rules)):
         return simulate_numba_cli(game, rules, g.policy_names(policy, rules), run, out_dir,
                                   records, fmt, rotate)
+    if user and not rotate and (run["workers"] is not None or run["scheduler"] is not None):
+        return simulate_processes_cli(game, rules, g.policy_names(policy, rules), run,
+                                      out_dir, records, fmt)
     if user:
-        if run["workers"] is not None or run["scheduler"] is not None:
-            raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
-                                "process: --workers and --scheduler do not apply")
         if not rotate:                          # --rotate: each rotation game by game
             from simcore.games import players_line
             click.echo(players_line(g.policy_names(policy, rules), False), err=fmt != "table")
@@ -365,6 +367,18 @@ def simulate_numba_cli(game, rules, names, run: dict, out_dir, records, fmt, rot
                "kernel that takes your function)", err=True)
     result = numba_run(game, rules, seats, run_settings(**run), Progress(game), out_dir,
                        records, Progress("records") if records else None)
+    report_run(result, out_dir, records, fmt)
+
+
+def simulate_processes_cli(game, rules, names, run: dict, out_dir, records, fmt) -> None:
+    """``simulate`` with a Python player on worker processes (``--workers`` or
+    ``--scheduler``): the runner's chunked run (run folder checkpointed and resumed),
+    its chunks played by Dask workers that import the player by name."""
+    from simcore.games import players_line
+    from simcore.players import process_run
+    click.echo(players_line(names, False), err=fmt != "table")
+    result = process_run(game, rules, names, run_settings(**run), Progress(game), out_dir,
+                         records, Progress("records") if records else None)
     report_run(result, out_dir, records, fmt)
 
 

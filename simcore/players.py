@@ -190,8 +190,9 @@ def watchdog():
 
 def call_with_timeout(fn, arg, timeout: float | None):
     """``fn(arg)``; _Timeout if it takes longer than ``timeout`` seconds. In the main
-    thread a SIGALRM timer interrupts even a busy loop; elsewhere the call runs in a
-    daemon thread that is abandoned when it overruns."""
+    thread a SIGALRM timer interrupts even a busy loop; elsewhere (a Dask worker's task
+    thread) a watchdog thread raises _Timeout into the calling thread (``_Watchdog``):
+    a busy loop is interrupted too, a blocking C call when it returns."""
     if not timeout:
         return fn(arg)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
@@ -205,21 +206,52 @@ def call_with_timeout(fn, arg, timeout: float | None):
             signal.setitimer(signal.ITIMER_REAL, 0)
             if old is not _alarm:
                 signal.signal(signal.SIGALRM, old)
-    box = {}
+    dog = getattr(_WATCHDOGS, "dog", None)
+    if dog is None:
+        dog = _WATCHDOGS.dog = _Watchdog(threading.get_ident())
+    return dog.call(fn, arg, timeout)
 
-    def run():
+
+#: per calling thread that is not the main thread (a Dask worker's task thread)
+_WATCHDOGS = threading.local()
+#: how often a watchdog looks at the clock (seconds), at most
+_WATCH_EVERY = 0.05
+
+
+class _Watchdog:
+    """Decision timeouts for one thread that is not the main thread (no SIGALRM
+    there): the decision runs in that thread, and a daemon thread that looks at the
+    clock every few hundredths of a second raises _Timeout into it once the deadline
+    has passed (``PyThreadState_SetAsyncExc``, delivered at its next Python bytecode,
+    as a signal handler's exception is). Arming it costs a lock, not a thread switch."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.lock = threading.Lock()
+        self.deadline = None
+        self.timeout = None
+        threading.Thread(target=self._watch, daemon=True, name="tricksim-watchdog").start()
+
+    def _watch(self):
+        import ctypes
+        while True:
+            time.sleep(min(_WATCH_EVERY, (self.timeout or 1.0) / 4))
+            with self.lock:
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    self.deadline = None
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                        ctypes.c_ulong(self.target), ctypes.py_object(_Timeout))
+
+    def call(self, fn, arg, timeout: float):
+        """``fn(arg)`` in this thread; _Timeout once it has taken ``timeout`` seconds."""
+        with self.lock:
+            self.timeout = timeout
+            self.deadline = time.monotonic() + timeout
         try:
-            box["value"] = fn(arg)
-        except BaseException as exc:       # handed to the caller below
-            box["error"] = exc
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(timeout)
-    if t.is_alive():
-        raise _Timeout()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+            return fn(arg)
+        finally:
+            with self.lock:             # from here on nothing is raised into this thread
+                self.deadline = None
 
 
 def resolve(eng, g, rules, policies) -> list:
@@ -362,6 +394,27 @@ def uses_python(policies) -> bool:
 
 #: games a Python-driven run plays between two progress reports
 PLAYED_BLOCK = 64
+#: games per chunk of a Python-driven run on worker processes (``--workers``,
+#: ``--scheduler``): the unit it is checkpointed, resumed and spread in (fixed by the
+#: command alone, like every chunk size: ``simcore.running.chunking``)
+PROCESS_CHUNK = 256
+
+
+def played_part(g, rules, eng, seats, seed: int, start: int, count: int,
+                timeout: float | None, summary_only: bool = False):
+    """Games ``start .. start + count - 1`` of run ``seed`` played game by game in this
+    thread (``play_game``; ``seats``: ``resolve``'s), as a chunk's (aggregates, frames
+    or None with ``summary_only``), the tables built by the kernels' own row writers
+    (``Game.played_chunk``), so any cut of a run into parts gives the same results."""
+    scored = []
+    with watchdog():
+        for i in range(start, start + count):
+            states = []
+            play_game(eng, seed, i, seats, timeout, lambda st: states.append(st.copy()))
+            scored.append(states)
+    chunk = g.played_chunk(rules, start, scored)
+    agg = g.aggregate(chunk, rules)
+    return agg, None if summary_only else g.frames(chunk, rules, seat_names(seats))
 
 
 def python_run(game: str, rules, policies, settings, progress=None, seats=None):
@@ -373,7 +426,9 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
     from (seed, game, seat), a failure of it one line naming it and the position;
     ``settings.player_timeout`` per decision; built-in seats play as in the kernels),
     their tables built by the kernels' own row writers (``Game.played_chunk``).  Not
-    checkpointed: a stopped run starts over.  ``seats``: ``resolve``'s, if resolved."""
+    checkpointed: a stopped run starts over.  ``seats``: ``resolve``'s, if resolved.
+    On worker processes (``settings.workers`` or ``scheduler``), see
+    :func:`process_run`."""
     from .bits import seed_from_entropy
     from .registry import get_game
     from .running.runner import RunResult
@@ -387,19 +442,14 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
     t0 = time.perf_counter()
     with watchdog():
         for start in range(0, settings.games, PLAYED_BLOCK):
-            scored = []
-            for i in range(start, min(settings.games, start + PLAYED_BLOCK)):
-                states = []
-                play_game(eng, seed, i, seats, settings.player_timeout,
-                          lambda st: states.append(st.copy()))
-                scored.append(states)
-            chunk = g.played_chunk(rules, start, scored)
-            total = add_sums(total, g.aggregate(chunk, rules))
-            if not settings.summary_only:
-                for name, frame in g.frames(chunk, rules, names).items():
-                    kept.setdefault(name, []).append(frame)
+            count = min(settings.games - start, PLAYED_BLOCK)
+            agg, frames = played_part(g, rules, eng, seats, seed, start, count,
+                                      settings.player_timeout, settings.summary_only)
+            total = add_sums(total, agg)
+            for name, frame in (frames or {}).items():
+                kept.setdefault(name, []).append(frame)
             if progress is not None:
-                progress(start + len(scored), settings.games)
+                progress(start + count, settings.games)
     import pandas as pd
     summary = g.summarize(total, rules, names)
     summary["fairness"] = fairness_frame(summary, g.contract(rules))
@@ -409,11 +459,177 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
                      {"executor": "python", "chunks": -(-settings.games // PLAYED_BLOCK)})
 
 
+# ----- Python players on worker processes ---------------------------------------------
+#: per worker process: the seats of the policy lists it has played (loaded once)
+_WORKER_SEATS: dict = {}
+
+
+def python_chunk(game: str, rules, policies, seed: int, start: int, count: int,
+                 summary_only: bool, player_timeout: float | None = DEFAULT_TIMEOUT):
+    """A chunk of a run with Python players (``policies``: names, the Python players as
+    ``MODULE:ATTR``, imported here) played in this process, as the runner's
+    ``play_chunk`` returns one: what a Dask worker runs for :func:`process_run`.  A
+    player's failure is its PlayerError line (player, game index, position)."""
+    from .registry import get_game
+    g = get_game(game)
+    key = (game, rules.canonical(), tuple(policies))
+    if key not in _WORKER_SEATS:
+        eng = g.engine(rules)
+        _WORKER_SEATS[key] = (eng, resolve(eng, g, rules, list(policies)))
+    eng, seats = _WORKER_SEATS[key]
+    return played_part(g, rules, eng, seats, seed, start, count, player_timeout,
+                       summary_only)
+
+
+def python_records(game: str, rules_state, policies, seed: int, start: int, count: int,
+                   player_timeout: float | None = DEFAULT_TIMEOUT) -> bytes:
+    """The JSON Lines text of the records of games ``start .. start + count - 1`` (a
+    Dask task of :func:`process_run`'s records file)."""
+    import json
+    from .registry import get_game
+    g = get_game(game)
+    rules = g.rulebook.from_dict(rules_state[1]) if isinstance(rules_state, tuple) \
+        else rules_state
+    recs = play_games(game, rules, list(policies), count, seed, start=start,
+                      timeout=player_timeout)
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
+
+
+def check_importable(seats) -> None:
+    """A one-line TricksimError unless every Python player among ``seats``
+    (``resolve``'s) can be loaded by its name ``MODULE:ATTR`` in another process: a
+    worker imports it, it is never pickled. A player defined in ``__main__``, a lambda,
+    a local function or an instance (not its class) is refused before anything runs."""
+    for s in seats:
+        if not isinstance(s, PythonPlayer):
+            continue
+        ok = is_user_policy(s.name) and not s.name.startswith("__main__:")
+        if ok:
+            try:
+                ok = load_player(s.name) is s.obj
+            except TricksimError:
+                ok = False
+        if not ok:
+            raise TricksimError(
+                f"player {s.name}: on worker processes (--workers, --scheduler) a Python "
+                "player must be importable by its name MODULE:ATTR in every worker: a "
+                "function or class at the top level of a module on the path, not defined "
+                "in __main__, not a lambda, a local function or an instance; move it into "
+                "a module, or play without workers")
+
+
+@dataclass(frozen=True)
+class _PythonPlan:
+    """The runner's plan of a run with Python players, with the decision timeout (not
+    part of the run's identity: the results do not depend on it)."""
+
+    plan: object
+    player_timeout: float | None
+
+    def __getattr__(self, name):
+        return getattr(self.plan, name)
+
+    def task_options(self) -> dict:
+        """What a Dask task of this run takes besides the runner's arguments."""
+        return {"player_timeout": self.player_timeout}
+
+
+def process_run(game: str, rules, policies, settings, progress=None, out=None, records=None,
+                records_progress=None, executor=None):
+    """:func:`python_run` on worker processes: the runner's chunked run (``simulate``'s
+    RunResult, run folder ``out`` checkpointed chunk by chunk and resumed, records file
+    ``records``) whose chunks of ``PROCESS_CHUNK`` games are played by Dask workers
+    (``executor``, or the cluster ``settings`` name: a local one of ``workers``
+    processes, or the one at ``scheduler``), each importing the Python players by name.
+    Each game's play depends on (seed, game index, seat) alone, so the tables, summary
+    and records equal the one-process run's for any worker count and chunk size."""
+    from .registry import get_game
+    from .running.checkpoint import RunPlan
+    from .running.cluster import open_executor
+    from .running.runner import MAX_CHUNK, MAX_GAMES, _seed_and_chunk
+    g = get_game(game)
+    rules = g.build_rules() if rules is None else rules
+    seats = resolve(g.engine(rules), g, rules, policies)
+    check_importable(seats)
+    if not 1 <= settings.games <= MAX_GAMES:
+        raise TricksimError(f"--games {settings.games} is not allowed; allowed: a positive "
+                            f"integer, at most 2**63 - 1 = {MAX_GAMES}")
+    seed, chunk = _seed_and_chunk(settings, out)
+    chunk = PROCESS_CHUNK if chunk is None else int(chunk)
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
+                            f"integer, at most {MAX_CHUNK}")
+    plan = _PythonPlan(RunPlan(game, rules, tuple(seat_names(seats)), seed, settings.games,
+                               chunk, bool(settings.summary_only)), settings.player_timeout)
+    run = _process_chunked_run()(plan, 1, out, settings.resume, progress, records,
+                                 records_progress)
+    if executor is not None:
+        return run.play_on(executor)
+    with open_executor(settings) as ex:
+        return run.play_on(ex)
+
+
+def _process_chunked_run():
+    """The runner's ``_ChunkedRun`` whose records file is played by the same workers."""
+    from .running.runner import _ChunkedRun
+
+    class _ProcessRun(_ChunkedRun):
+        def play_on(self, executor):
+            self.executor = executor
+            return super().play_on(executor)
+
+        def _write_records(self) -> dict:
+            t1 = time.perf_counter()
+            write_process_records(self.executor, self.plan, self.records,
+                                  self.records_progress)
+            return {"path": str(self.records), "games": self.plan.games,
+                    "wall_time_s": round(time.perf_counter() - t1, 6)}
+    return _ProcessRun
+
+
+def write_process_records(executor, plan, path, progress=None) -> None:
+    """The records of ``plan``'s games as JSON Lines (atomically), blocks of
+    ``plan.chunk_size`` games played by ``executor``'s Dask workers, written in order."""
+    from collections import deque
+    from .running.cluster import _rules_state
+    from .statistics.stats import atomic_write, remove_stale_temps
+    remove_stale_temps(path)
+    state = _rules_state(plan.rules)
+    starts = iter(range(0, plan.games, plan.chunk_size))
+    window = executor._window()
+
+    def write(tmp):
+        pending = deque()
+        try:
+            with open(tmp, "wb") as fh:
+                while True:
+                    for start in starts:
+                        count = min(plan.chunk_size, plan.games - start)
+                        pending.append((start + count, executor.client.submit(
+                            python_records, plan.game, state, list(plan.policies),
+                            plan.seed, start, count, plan.player_timeout, pure=False)))
+                        if len(pending) >= window:
+                            break
+                    if not pending:
+                        break
+                    end, fut = pending.popleft()
+                    fh.write(fut.result())
+                    if progress:
+                        progress(end, plan.games)
+        finally:
+            if pending:
+                executor.client.cancel([f for _, f in pending])
+
+    atomic_write(Path(path), write)
+
+
 def check_local(settings, policies) -> None:
-    """Refuse a cluster (``settings``) for a policy list with a Python player in it."""
+    """On a cluster (``settings``), refuse a policy list whose Python player cannot be
+    imported by name in a worker process (:func:`check_importable`)."""
     if settings.on_cluster and uses_python(policies):
-        raise TricksimError("a Python player (MODULE:ATTR) runs game by game in this "
-                            "process: --workers and --scheduler do not apply")
+        listed = policies if isinstance(policies, (list, tuple)) else [policies]
+        check_importable([PythonPlayer.of(p) for p in listed
+                          if not isinstance(p, str) or is_user_policy(p)])
 
 
 def play_run(game: str, rules, policies, settings, progress=None, where: str = "",
@@ -422,14 +638,19 @@ def play_run(game: str, rules, policies, settings, progress=None, where: str = "
     ``simulate(game, rules, policies, settings=settings, progress=progress, **batch)``
     (the batch kernels; ``batch``: its run folder ``out``, ``executor``), or where a seat
     is a Python player :func:`python_run` (game by game in this thread, not
-    checkpointed: its run folder ``out``, if given, is written once the run is played;
-    the executor does not apply, a cluster is refused), a PlayerError then starting with
-    ``where`` (the variant, the side, the rotation or the batch's run) when given."""
+    checkpointed: its run folder ``out``, if given, is written once the run is played)
+    or, on a Dask executor or cluster, :func:`process_run` (chunks on the workers,
+    checkpointed into ``out``), a PlayerError then starting with ``where`` (the variant,
+    the side, the rotation or the batch's run) when given."""
     from .running.runner import simulate, write_run
     if not uses_python(policies):
         return simulate(game, rules, policies, settings=settings, progress=progress, **batch)
-    check_local(settings, policies)
+    ex = batch.get("executor")
     try:
+        if (settings.on_cluster if ex is None else
+                ex.description.get("executor") == "dask"):
+            return process_run(game, rules, policies, settings, progress,
+                               out=batch.get("out"), executor=ex)
         result = python_run(game, rules, policies, settings, progress)
     except PlayerError as exc:
         raise PlayerError(f"{where}: {exc}" if where else str(exc)) from None
@@ -532,6 +753,7 @@ def simulate_python(game: str, rules, policies, settings, out, records=None,
 
 
 __all__ = ["Observation", "PlayerError", "PythonPlayer", "call_with_timeout", "cost_line",
-           "is_user_policy", "load_player", "observe", "play_game", "play_games", "play_seated", "play_run", "player_names", "seats_of",
-           "python_run", "resolve",
+           "check_importable", "is_user_policy", "load_player", "observe", "play_game",
+           "play_games", "play_run", "play_seated", "player_names", "process_run",
+           "python_chunk", "python_run", "resolve", "seats_of",
            "seat_summary", "simulate_python", "uses_python", "DEFAULT_TIMEOUT"]

@@ -163,8 +163,6 @@ def test_bad_specs_are_one_line(bots, invoke):
     assert r.exit_code == 1 and "CARDS is a int; a player is a callable" in r.output
     r = invoke("simulate", "schnapsen", "--policy", "mybots:Greedy", "--rotate")
     assert r.exit_code == 1 and "--rotate needs at least two different policies" in r.output
-    r = invoke("simulate", "schnapsen", "--policy", "mybots:Greedy", "--workers", 1)
-    assert r.exit_code == 1 and "--workers and --scheduler do not apply" in r.output
     with pytest.raises(RulesError, match="is a Python player"):
         g = get_game("schnapsen")
         g.policy_ids("mybots:Greedy,heuristic", g.build_rules())

@@ -101,9 +101,17 @@ def test_a_bad_bot_in_a_plan_is_one_line(bots, invoke, policy, says):  # noqa: F
     assert re.search(rf"^Error: .*{says}", line), line
 
 
-def test_a_plan_with_a_bot_is_refused_on_a_cluster_before_any_run(bots, invoke):  # noqa: F811
+def test_a_plan_with_a_bot_plays_on_worker_processes_as_in_one(bots, invoke):  # noqa: F811
+    """--workers: the plan's runs play their chunks in worker processes that import the
+    bot by name; the tables and the batch table equal the one-process plan's."""
     (bots / "plan.toml").write_text(PLAN.format(policy="mybots:Greedy,heuristic"))
     r = invoke("batch", "plan.toml", "--out", "w", "--workers", 1)
-    assert r.exit_code == 1 and "Traceback" not in r.output
-    assert "runs game by game in this process" in r.stderr.strip().splitlines()[-1]
-    assert not (bots / "w" / "bot").exists()
+    assert r.exit_code == 0, r.output
+    r = invoke("batch", "plan.toml", "--out", "one")
+    assert r.exit_code == 0, r.output
+    for name in ("games", "deals"):
+        pd.testing.assert_frame_equal(pd.read_parquet(bots / "w" / "bot" / f"{name}.parquet"),
+                                      pd.read_parquet(bots / "one" / "bot" / f"{name}.parquet"))
+    assert (bots / "w" / "bot" / "summary.csv").read_text() == \
+        (bots / "one" / "bot" / "summary.csv").read_text()
+    assert (bots / "w" / "batch.csv").read_text() == (bots / "one" / "batch.csv").read_text()

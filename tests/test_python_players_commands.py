@@ -104,10 +104,12 @@ def test_a_bad_bot_is_one_line(bots, invoke, command, where, player, says):  # n
                      rf"after \d+ recorded actions?: {says}", line), line
 
 
-def test_a_python_player_is_refused_on_a_cluster(bots, invoke):  # noqa: F811
+def test_a_sweep_with_the_bot_on_a_worker_process_is_the_one_process_sweep(bots, invoke):  # noqa: F811
     r = invoke(*SWEEP, "--workers", 1, "--out", "w")
-    assert r.exit_code == 1 and "Traceback" not in r.output
-    assert "runs game by game in this process" in r.stderr.strip().splitlines()[-1]
+    assert r.exit_code == 0, r.output
+    r = invoke(*SWEEP, "--out", "one")
+    assert r.exit_code == 0, r.output
+    assert (bots / "w" / "sweep.csv").read_text() == (bots / "one" / "sweep.csv").read_text()
 
 
 @pytest.mark.parametrize("game, hand, policy", [
