@@ -400,19 +400,19 @@ PLAYED_BLOCK = 64
 PROCESS_CHUNK = 256
 
 
-def played_part(g, rules, eng, seats, seed: int, start: int, count: int,
+def played_part(g, rules, eng, seats, seed: int, indices: range,
                 timeout: float | None, summary_only: bool = False):
-    """Games ``start .. start + count - 1`` of run ``seed`` played game by game in this
+    """Games ``indices`` (a step-1 range) of run ``seed`` played game by game in this
     thread (``play_game``; ``seats``: ``resolve``'s), as a chunk's (aggregates, frames
     or None with ``summary_only``), the tables built by the kernels' own row writers
     (``Game.played_chunk``), so any cut of a run into parts gives the same results."""
     scored = []
     with watchdog():
-        for i in range(start, start + count):
+        for i in indices:
             states = []
             play_game(eng, seed, i, seats, timeout, lambda st: states.append(st.copy()))
             scored.append(states)
-    chunk = g.played_chunk(rules, start, scored)
+    chunk = g.played_chunk(rules, indices.start, scored)
     agg = g.aggregate(chunk, rules)
     return agg, None if summary_only else g.frames(chunk, rules, seat_names(seats))
 
@@ -443,7 +443,8 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
     with watchdog():
         for start in range(0, settings.games, PLAYED_BLOCK):
             count = min(settings.games - start, PLAYED_BLOCK)
-            agg, frames = played_part(g, rules, eng, seats, seed, start, count,
+            agg, frames = played_part(g, rules, eng, seats, seed,
+                                      range(start, start + count),
                                       settings.player_timeout, settings.summary_only)
             total = add_sums(total, agg)
             for name, frame in (frames or {}).items():
@@ -464,7 +465,7 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
 _WORKER_SEATS: dict = {}
 
 
-def python_chunk(game: str, rules, policies, seed: int, start: int, count: int,
+def python_chunk(game: str, rules_state, policies, seed: int, start: int, count: int,
                  summary_only: bool, player_timeout: float | None = DEFAULT_TIMEOUT):
     """A chunk of a run with Python players (``policies``: names, the Python players as
     ``MODULE:ATTR``, imported here) played in this process, as the runner's
@@ -472,13 +473,15 @@ def python_chunk(game: str, rules, policies, seed: int, start: int, count: int,
     player's failure is its PlayerError line (player, game index, position)."""
     from .registry import get_game
     g = get_game(game)
+    rules = g.rulebook.from_dict(rules_state[1]) if isinstance(rules_state, tuple) \
+        else rules_state
     key = (game, rules.canonical(), tuple(policies))
     if key not in _WORKER_SEATS:
         eng = g.engine(rules)
         _WORKER_SEATS[key] = (eng, resolve(eng, g, rules, list(policies)))
     eng, seats = _WORKER_SEATS[key]
-    return played_part(g, rules, eng, seats, seed, start, count, player_timeout,
-                       summary_only)
+    return played_part(g, rules, eng, seats, seed, range(start, start + count),
+                       player_timeout, summary_only)
 
 
 def python_records(game: str, rules_state, policies, seed: int, start: int, count: int,
@@ -528,6 +531,11 @@ class _PythonPlan:
 
     def __getattr__(self, name):
         return getattr(self.plan, name)
+
+    @property
+    def task(self):
+        """The Dask task a chunk of this run is played by (instead of the runner's)."""
+        return python_chunk
 
     def task_options(self) -> dict:
         """What a Dask task of this run takes besides the runner's arguments."""

@@ -32,6 +32,9 @@ ALLOWED = {
         MAX_LINES, 12, _API + "; policies, policies_a, policies_b and rotate, documented in "
         "docs/sweeps.md"),
     "simcore/experiments/rotation.py:simulate_rotated": (MAX_LINES, 11, _API),
+    "simcore/players.py:process_run": (
+        MAX_LINES, 9, _API + " (runner.simulate's run keywords, progress, out, records, "
+        "records_progress, executor, for a run with Python players on worker processes)"),
 }
 
 

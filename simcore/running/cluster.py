@@ -56,27 +56,23 @@ def _rules_state(rules) -> tuple[str, dict]:
 
 
 def play_chunk(game: str, rules_state, policies, seed: int, start: int, count: int,
-               summary_only: bool, threads: int | None = None, **python):
+               summary_only: bool, threads: int | None = None):
     """Play games ``start .. start+count-1``; return (aggregates, frames or None).
 
     Runs in this process or on a Dask worker.  ``threads``: numba threads for
     the kernel (default: numba's thread count divided by the Dask worker's
     thread count, so a worker process with several Dask threads is not
-    oversubscribed).  A policy list with Python players (``MODULE:ATTR``) is
-    played game by game in this thread (``simcore.players.python_chunk``;
-    ``python``: its ``player_timeout``).
+    oversubscribed).  A run with Python players submits its plan's own task instead
+    (``simcore.players.python_chunk``: the plan carries it, so this layer never
+    imports the players).
     """
     import numba
 
-    from ..players import python_chunk, uses_python
     from ..registry import get_game
 
     g = get_game(game)
     rules = rules_state if not isinstance(rules_state, tuple) else \
         g.rulebook.from_dict(rules_state[1])
-    if uses_python(list(policies)):
-        return python_chunk(game, rules, policies, seed, start, count, summary_only,
-                            **python)
     names, ids = g.policy_ids(list(policies), rules)
     n = threads or _worker_numba_threads()
     previous = numba.get_num_threads()
@@ -328,13 +324,14 @@ class DaskExecutor:
         key = f"tricksim-{plan.game}-{plan.seed}-{os.getpid()}-{id(self)}"
         pending = {}
 
-        # a Python players' run: its decision timeout; no retries (a player's error
-        # is the same every time)
+        # a Python players' run: its own task and decision timeout; no retries (a
+        # player's error is the same every time)
         extra = plan.task_options() if hasattr(plan, "task_options") else {}
+        task = getattr(plan, "task", None) or self.task
 
         def submit(k):
             start, count = plan.chunk_range(k)
-            fut = self.client.submit(self.task, plan.game, state, policies, plan.seed, start,
+            fut = self.client.submit(task, plan.game, state, policies, plan.seed, start,
                                      count, plan.summary_only, key=f"{key}-{k}", pure=False,
                                      retries=0 if extra else 2, **extra)
             pending[fut] = k
