@@ -19,4 +19,13 @@ PIMC_MAX_CWORLDS = 8192
 #: weaker on 800 paired deals of seed 1 (-0.033 [-0.060, -0.007] a deal;
 #: results/benchmarks/pimc_wendish_speed_four_1.json), so the default is unchanged
 PIMC_MAX_TRICKS = 16
-PIMC_TRICKS = PIMC_MAX_TRICKS
+#: ``tricks=auto``: this many last tricks searched where the expert has its learned card
+#: scorer (Wendish four: the first trick is the scorer's), every trick elsewhere
+PIMC_MODEL_TRICKS = 7
+PIMC_TRICKS = "auto"
+#: the stopping rule over worlds (``stop=Z``, tenths of a standard error; 0: every card
+#: searched in every world): from STOP_MIN_WORLDS worlds on, a card stops being searched
+#: once the leader beats it by more than Z/10 standard errors of their paired difference
+PIMC_MAX_STOP = 100
+PIMC_STOP = 0
+STOP_MIN_WORLDS = 4
