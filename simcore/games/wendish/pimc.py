@@ -16,7 +16,12 @@ score assumes each side takes a trick.  With ``tricks=T`` (``choose_w``) it sear
 only once at most T tricks of the deal are left and plays the ``expert``'s choice
 before (the heuristic's there, for T of at least the expert's own EXPERT_TRICKS): the
 search's cost falls steeply with the cards left, the first trick alone costing most of
-a deal's (docs/wendish.md has the measured trade-off of cost and strength).
+a deal's (docs/wendish.md has the measured trade-off of cost and strength).  The
+default ``tricks=auto`` is T = PIMC_MODEL_TRICKS (7) where the expert has its learned
+card scorer (Wendish four: the first trick is the scorer's) and every trick elsewhere.
+With ``stop=Z`` (``pimc_scores_stop``; default 0, off) a card stops being searched once,
+from STOP_MIN_WORLDS worlds on, the leader beats it by more than Z/10 standard errors of
+their paired difference over the worlds so far, and the search ends with one card left.
 
 Worlds: the cards the seat cannot see (the other hands; the discards unless it
 took the skat; Officers' face-down cards, its own included; before the pickup the
