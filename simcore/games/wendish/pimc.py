@@ -14,9 +14,15 @@ most card points of its side on average (the lowest card id on a full tie).
 Schwarz is not searched for (tricks are not part of the solver's value): a world's
 score assumes each side takes a trick.  With ``tricks=T`` (``choose_w``) it searches
 only once at most T tricks of the deal are left and plays the ``expert``'s choice
-before (the heuristic's there, for T of at least the expert's own EXPERT_TRICKS): the
+before (its learned card scorer's there, EXPERT_TRICKS being its own search): the
 search's cost falls steeply with the cards left, the first trick alone costing most of
-a deal's (docs/wendish.md has the measured trade-off of cost and strength).
+a deal's (docs/wendish.md has the measured trade-off of cost and strength).  The
+default ``tricks=auto`` is T = PIMC_MODEL_TRICKS (7) in Wendish four (the first trick is
+the expert's scorer's; measured level with the full search) and every trick in the other
+variants (measured there only as the full search: their scorers came later).
+With ``stop=Z`` (``pimc_scores_stop``; default 0, off) a card stops being searched once,
+from STOP_MIN_WORLDS worlds on, the leader beats it by more than Z/10 standard errors of
+their paired difference over the worlds so far, and the search ends with one card left.
 
 Worlds: the cards the seat cannot see (the other hands; the discards unless it
 took the skat; Officers' face-down cards, its own included; before the pickup the
@@ -66,7 +72,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import U0, U1, bounded, lowest_bit, mix64, popcount
-from .cards import BLACK_QUEENS, QC, QS, V_OFFICERS, VARIANT_DECK
+from .cards import BLACK_QUEENS, QC, QS, V_FOUR, V_OFFICERS, VARIANT_DECK
 from .cards import VARIANT_HAND
 from .engine import (A_DISCARD, A_WEDDING, MAX_LEGAL, NORMAL, P_DISCARD, P_DONE, P_PICKUP,
                      P_PLAY, QUIET_SOLO, SOLO, STATE_SIZE, ST_CALLED, ST_CALLED_BY, ST_CBIT,
@@ -86,17 +92,24 @@ from .expert import EXPERT, EXPERT_WORLDS, MODEL, expert_models, expert_searches
 RANDOM, HEURISTIC, PIMC = 0, 1, 2
 #: a pimc id carries its parameters: PIMC + (worlds << PIMC_SHIFT) + (contract method
 #: << CONTRACTS_SHIFT) + (contract worlds << CWORLDS_SHIFT) + ((PIMC_MAX_TRICKS - tricks)
-#: << TRICKS_SHIFT), the method an index into CONTRACT_METHODS
+#: << TRICKS_SHIFT) + (stop << STOP_SHIFT), the method an index into CONTRACT_METHODS
 PIMC_SHIFT = 3
 WORLDS_MASK = 0x7FF
 CONTRACTS_SHIFT = 14
 CWORLDS_SHIFT = 16
 CWORLDS_MASK = 0x3FFF
 TRICKS_SHIFT = 30
+#: the tricks field of ``tricks=auto``
+TRICKS_AUTO = 31
+STOP_SHIFT = 35
+STOP_MASK = 0x7F
 C_HEURISTIC, C_PLAYOUT, C_SEARCH = 0, 1, 2
 from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS,  # noqa: E402
-                          PIMC_MAX_TRICKS, PIMC_MAX_WORLDS, PIMC_TRICKS, PIMC_WORLDS,
-                          PLAYOUT_WORLDS_PER_WORLD)
+                          PIMC_MAX_STOP, PIMC_MAX_TRICKS, PIMC_MAX_WORLDS, PIMC_MODEL_TRICKS,
+                          PIMC_STOP,
+                          PIMC_TRICKS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD, STOP_MIN_WORLDS)
+#: the score of a card the stopping rule dropped (below any deal score)
+DROPPED = -1e18
 _VHAND = np.array(VARIANT_HAND, dtype=np.int64)
 # work rows used here (free while the solver is not running at these depths)
 _W_WORLD = SCRATCH + 2          # the sampled world
@@ -375,6 +388,19 @@ def pimc_scores(r, st, worlds, work, acts, score, pts):
     (ascending ids), each card's summed deal score over the ``worlds`` sampled worlds
     into ``score`` and its summed card points of the seat's side into ``pts``; returns
     the number of legal cards (one card: nothing searched, zeros)."""
+    live = np.empty(16, dtype=np.bool_)
+    return pimc_scores_stop(r, st, worlds, 0, work, acts, score, pts, live)
+
+
+@njit(cache=True)
+def pimc_scores_stop(r, st, worlds, z10, work, acts, score, pts, live):
+    """``pimc_scores`` with a stopping rule: with ``z10`` > 0, from ``STOP_MIN_WORLDS``
+    worlds on, a card stops being searched (``live[i]`` False, its ``score`` then
+    ``DROPPED``) once the leader (``pimc_pick``'s choice on the sums so far) beats it by
+    more than ``z10 / 10`` standard errors of their paired per-world difference (a
+    difference the same in every world so far included; equal in every world: the
+    leader keeps its tie-break); the search ends when one card is left.  The cards
+    still live have sums over the same worlds.  ``z10 = 0``: every card, every world."""
     seat = st[ST_TO_MOVE]
     legal = legal_cards(st)
     k = 0
@@ -383,6 +409,7 @@ def pimc_scores(r, st, worlds, work, acts, score, pts):
         acts[k] = lowest_bit(m)
         score[k] = 0.0
         pts[k] = 0.0
+        live[k] = True
         k += 1
         m &= m - U1
     if k == 1:
@@ -391,10 +418,15 @@ def pimc_scores(r, st, worlds, work, acts, score, pts):
     top = work[_W_TOP]
     scratch = np.empty(STATE_SIZE, dtype=np.int64)
     table = np.empty(121, dtype=np.int64)
+    val = np.zeros(16, dtype=np.float64)
+    cps = np.zeros(16, dtype=np.float64)
+    pair = np.zeros((k, k), dtype=np.float64)
+    h = heuristic_play(r, st) if z10 > 0 else -1
     rng = decision_stream(st)
     t0 = -1
     con = -1
-    for _ in range(worlds):
+    left = k
+    for w in range(worlds):
         rng = sample_world(st, seat, rng, world)
         # the score table depends on the world's sides and contract only
         if world[ST_TEAM0] != t0 or world[ST_CONTRACT] != con:
@@ -403,13 +435,58 @@ def pimc_scores(r, st, worlds, work, acts, score, pts):
             con = world[ST_CONTRACT]
         mine = (world[ST_TEAM0] >> seat) & 1
         for i in range(k):
-            for w in range(STATE_SIZE):
-                top[w] = world[w]
+            if not live[i]:
+                continue
+            for x in range(STATE_SIZE):
+                top[x] = world[x]
             apply_action(r, top, acts[i])
             cp = _band_search(r, top, work, table)
-            score[i] += table[cp]
-            pts[i] += cp if mine else 120 - cp
+            val[i] = table[cp]
+            cps[i] = cp if mine else 120 - cp
+        for i in range(k):
+            if live[i]:
+                score[i] += val[i]
+                pts[i] += cps[i]
+                if z10 > 0:
+                    for j in range(k):
+                        if live[j]:
+                            pair[i, j] += val[i] * val[j]
+        if z10 > 0 and w + 1 >= STOP_MIN_WORLDS and w + 1 < worlds:
+            left = _drop_clear_losers(acts, score, pts, live, pair, k, w + 1, z10, h)
+            if left == 1:
+                break
+    if z10 > 0:
+        for i in range(k):
+            if not live[i]:
+                score[i] = DROPPED
     return k
+
+
+@njit(cache=True)
+def _drop_clear_losers(acts, score, pts, live, pair, k, n, z10, h):
+    """``pimc_scores_stop``'s rule after ``n`` worlds: marks not live every live card
+    clearly behind the leader; returns how many are left."""
+    b = -1
+    for i in range(k):
+        if not live[i]:
+            continue
+        if b < 0 or score[i] > score[b]:
+            b = i
+        elif score[i] == score[b] and acts[b] != h and (acts[i] == h or pts[i] > pts[b]):
+            b = i
+    z2 = (z10 / 10.0) ** 2
+    left = 0
+    for j in range(k):
+        if not live[j]:
+            continue
+        if j != b:
+            d = (score[b] - score[j]) / n
+            var = max(0.0, (pair[b, b] + pair[j, j] - 2.0 * pair[b, j]) / n - d * d)
+            if (d > 0.0 and d * d * (n - 1) > z2 * var) or (d == 0.0 and var <= 1e-9):
+                live[j] = False
+                continue
+        left += 1
+    return left
 
 
 @njit(cache=True)
@@ -434,13 +511,21 @@ def pimc_pick(r, st, acts, score, pts, k):
 
 @njit(cache=True)
 def pimc_choose(r, st, worlds, work):
-    """The ``pimc`` player's action for the seat to move (see the module)."""
+    """The ``pimc`` player's action for the seat to move (see the module), every card
+    searched in every world."""
+    return pimc_choose_stop(r, st, worlds, 0, work)
+
+
+@njit(cache=True)
+def pimc_choose_stop(r, st, worlds, z10, work):
+    """``pimc_choose`` with ``pimc_scores_stop``'s stopping rule ``z10``."""
     if st[ST_PHASE] != P_PLAY:
         return choose(r, st, HEURISTIC)
     acts = np.empty(16, dtype=np.int64)
     score = np.empty(16, dtype=np.float64)
     pts = np.empty(16, dtype=np.float64)
-    k = pimc_scores(r, st, worlds, work, acts, score, pts)
+    live = np.empty(16, dtype=np.bool_)
+    k = pimc_scores_stop(r, st, worlds, z10, work, acts, score, pts, live)
     return pimc_pick(r, st, acts, score, pts, k)
 
 
@@ -623,15 +708,23 @@ def expert_choose(r, st, work):
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` and ``expert`` included (``work``:
     ``solver.new_work()``).  ``pimc``'s card play searches once at most ``tricks``
-    tricks of the deal are left (its parameter), the expert's choice before."""
+    tricks of the deal are left (its parameter; ``auto``: PIMC_MODEL_TRICKS in four,
+    every trick elsewhere), the expert's choice
+    before; it stops searching a card by its ``stop`` (``pimc_scores_stop``)."""
     if pid == EXPERT:
         return expert_choose(r, st, work)
     if pid & 7 == PIMC:
         if st[ST_PHASE] == P_PLAY:
-            tricks = PIMC_MAX_TRICKS - ((pid >> TRICKS_SHIFT) & 31)
+            f = (pid >> TRICKS_SHIFT) & 31
+            tricks = PIMC_MAX_TRICKS - f
+            if f == TRICKS_AUTO:
+                # four only: the variant where dropping the first trick's search was
+                # measured level with the full search (docs/wendish.md)
+                tricks = PIMC_MODEL_TRICKS if st[ST_VARIANT] == V_FOUR else PIMC_MAX_TRICKS
             if st[ST_NTRICKS] - st[ST_TRICKS_DONE] > tricks:
                 return expert_choose(r, st, work)
-            return pimc_choose(r, st, (pid >> PIMC_SHIFT) & WORLDS_MASK, work)
+            return pimc_choose_stop(r, st, (pid >> PIMC_SHIFT) & WORLDS_MASK,
+                                    (pid >> STOP_SHIFT) & STOP_MASK, work)
         return pimc_contract(r, st, (pid >> CWORLDS_SHIFT) & CWORLDS_MASK,
                              (pid >> CONTRACTS_SHIFT) & 3, work)
     return choose(r, st, pid)
@@ -643,13 +736,21 @@ def py_choose_w(r, st, pid, work):
     return choose_w(r, st, pid, work)
 
 
-_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K,tricks=T (any of "
-              f"them; N from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one of "
-              f"{', '.join(CONTRACT_METHODS)}, default {PIMC_CONTRACTS}; K worlds per "
+_PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K,tricks=T,stop=Z "
+              f"(any of them; N from 1 to {PIMC_MAX_WORLDS}, default {PIMC_WORLDS}; M one "
+              f"of {', '.join(CONTRACT_METHODS)}, default {PIMC_CONTRACTS}; K worlds per "
               f"contract decision, 1 to {PIMC_MAX_CWORLDS}, default N for search, "
               f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; T the last tricks of a deal "
-              f"searched, 1 to {PIMC_MAX_TRICKS} ({PIMC_MAX_TRICKS}: every card), default "
-              f"{PIMC_TRICKS}; e.g. pimc:worlds=16,contracts=search)")
+              f"searched, 1 to {PIMC_MAX_TRICKS} ({PIMC_MAX_TRICKS}: every card) or auto "
+              f"({PIMC_MODEL_TRICKS} in four, where the first trick's card is the "
+              f"expert's learned scorer's, every trick elsewhere), default {PIMC_TRICKS}; Z a card's search stopped once it is Z tenths of a standard "
+              f"error behind the best, 0 to {PIMC_MAX_STOP} (0: never), default "
+              f"{PIMC_STOP}; e.g. pimc:worlds=16,contracts=search)")
+
+
+def _tricks_field(tricks):
+    """The id's field of ``tricks`` (a number or ``auto``)."""
+    return TRICKS_AUTO if tricks == "auto" else PIMC_MAX_TRICKS - tricks
 
 
 def _default_cworlds(worlds, method):
@@ -659,10 +760,10 @@ def _default_cworlds(worlds, method):
 
 def parse_policy(name: str) -> int:
     """The kernel id of a policy name: ``random``, ``heuristic``, ``pimc`` or
-    ``pimc:worlds=N,contracts=M,cworlds=K,tricks=T`` (parameters separated by ``,`` or
-    ``;``, any may be left out; N from 1 to PIMC_MAX_WORLDS, M one of CONTRACT_METHODS,
-    K from 1 to PIMC_MAX_CWORLDS, T from 1 to PIMC_MAX_TRICKS); ValueError naming what
-    is allowed."""
+    ``pimc:worlds=N,contracts=M,cworlds=K,tricks=T,stop=Z`` (parameters separated by
+    ``,`` or ``;``, any may be left out; N from 1 to PIMC_MAX_WORLDS, M one of
+    CONTRACT_METHODS, K from 1 to PIMC_MAX_CWORLDS, T from 1 to PIMC_MAX_TRICKS, Z from 0
+    to PIMC_MAX_STOP); ValueError naming what is allowed."""
     plain = ("random", "heuristic")
     if name in plain:
         return plain.index(name)
@@ -673,6 +774,7 @@ def parse_policy(name: str) -> int:
         method = PIMC_CONTRACTS
         cworlds = None
         tricks = PIMC_TRICKS
+        stop = PIMC_STOP
         for part in filter(None, name[5:].replace(";", ",").split(",")):
             key, _, val = part.partition("=")
             if key == "worlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_WORLDS:
@@ -681,24 +783,29 @@ def parse_policy(name: str) -> int:
                 method = val
             elif key == "cworlds" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_CWORLDS:
                 cworlds = int(val)
-            elif key == "tricks" and val.isdigit() and 1 <= int(val) <= PIMC_MAX_TRICKS:
-                tricks = int(val)
+            elif key == "tricks" and (val == "auto" or val.isdigit() and
+                                      1 <= int(val) <= PIMC_MAX_TRICKS):
+                tricks = val if val == "auto" else int(val)
+            elif key == "stop" and val.isdigit() and 0 <= int(val) <= PIMC_MAX_STOP:
+                stop = int(val)
             else:
                 raise ValueError(f"bad pimc parameter '{part}'; {_PIMC_HELP}")
         if cworlds is None:
             cworlds = _default_cworlds(worlds, method)
         return (PIMC + (worlds << PIMC_SHIFT)
                 + (CONTRACT_METHODS.index(method) << CONTRACTS_SHIFT)
-                + (cworlds << CWORLDS_SHIFT) + ((PIMC_MAX_TRICKS - tricks) << TRICKS_SHIFT))
+                + (cworlds << CWORLDS_SHIFT) + (_tricks_field(tricks) << TRICKS_SHIFT)
+                + (stop << STOP_SHIFT))
     raise ValueError(f"unknown policy '{name}'; policies: {', '.join(plain)}, expert, "
-                     f"pimc[:worlds=N,contracts=M,tricks=T] (default {PIMC_WORLDS} worlds, "
-                     f"contracts by {PIMC_CONTRACTS}, the last {PIMC_TRICKS} tricks searched)")
+                     f"pimc[:worlds=N,contracts=M,tricks=T,stop=Z] (default {PIMC_WORLDS} "
+                     f"worlds, contracts by {PIMC_CONTRACTS}, the last {PIMC_TRICKS} tricks "
+                     f"searched, stop={PIMC_STOP})")
 
 
 def policy_name(pid: int) -> str:
     """The canonical name of a kernel id: ``pimc:worlds=N`` for pimc, with
     ``,contracts=M`` when M is not the default method, ``,cworlds=K`` when K is not
-    the default for N and M and ``,tricks=T`` when T is not the default."""
+    the default for N and M, ``,tricks=T`` and ``,stop=Z`` when not the default."""
     pid = int(pid)
     if pid == EXPERT:
         return "expert"
@@ -707,7 +814,9 @@ def policy_name(pid: int) -> str:
     worlds = (pid >> PIMC_SHIFT) & WORLDS_MASK
     method = CONTRACT_METHODS[(pid >> CONTRACTS_SHIFT) & 3]
     cworlds = (pid >> CWORLDS_SHIFT) & CWORLDS_MASK
-    tricks = PIMC_MAX_TRICKS - ((pid >> TRICKS_SHIFT) & 31)
+    f = (pid >> TRICKS_SHIFT) & 31
+    tricks = "auto" if f == TRICKS_AUTO else PIMC_MAX_TRICKS - f
+    stop = (pid >> STOP_SHIFT) & STOP_MASK
     name = f"pimc:worlds={worlds}"
     if method != PIMC_CONTRACTS:
         name += f",contracts={method}"
@@ -715,6 +824,8 @@ def policy_name(pid: int) -> str:
         name += f",cworlds={cworlds}"
     if tricks != PIMC_TRICKS:
         name += f",tricks={tricks}"
+    if stop != PIMC_STOP:
+        name += f",stop={stop}"
     return name
 
 

@@ -1,7 +1,8 @@
 """Wendish Schafkopf's players as ``tricksim rules`` lists them (no imports of the
 kernels: the rules listing stays fast)."""
-from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_TRICKS,
-                          PIMC_MAX_WORLDS, PIMC_TRICKS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_STOP,
+                          PIMC_MAX_TRICKS, PIMC_MAX_WORLDS, PIMC_MODEL_TRICKS, PIMC_STOP,
+                          PIMC_TRICKS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "expert", "pimc")
@@ -9,7 +10,7 @@ PLAYERS = ("random", "heuristic", "expert", "pimc")
 #: default depends on the contract method: words, not a value)
 PIMC_DEFAULTS = {"worlds": PIMC_WORLDS, "contracts": PIMC_CONTRACTS,
                  "cworlds": f"{PLAYOUT_WORLDS_PER_WORLD} x worlds for playout, worlds for "
-                            "search", "tricks": PIMC_TRICKS}
+                            "search", "tricks": PIMC_TRICKS, "stop": PIMC_STOP}
 
 #: the players a designer's run (simulate, sweep, compare, batch) seats when none are
 #: given: one name for every seat (see ``simcore.games.design_players``)
@@ -27,7 +28,8 @@ def policy_help() -> list[str]:
             "the tariff, skat discards, card play by simple rules",
             "expert     the heuristic, but the last 3 tricks of a deal played by pimc's "
             "open-card search over 4 sampled worlds (fast: few cards are left there)",
-            f"pimc[:worlds=N][,contracts=M][,cworlds=K][,tricks=T]  card play: samples N "
+            f"pimc[:worlds=N][,contracts=M][,cworlds=K][,tricks=T][,stop=Z]  card play: "
+            "samples N "
             "worlds of the "
             f"unseen cards (default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with "
             "what it saw, solves each with all cards open and plays the best mean deal score "
@@ -38,7 +40,11 @@ def policy_help() -> list[str]:
             "search), each world played out by the heuristic (playout) or solved with all "
             "cards open (search), the best mean deal score taken; tricks=T: searches the "
             f"last T tricks of a deal only, the expert's choice before (1 to "
-            f"{PIMC_MAX_TRICKS}, default {PIMC_TRICKS}; {PIMC_MAX_TRICKS}: every card)"]
+            f"{PIMC_MAX_TRICKS}, or auto: {PIMC_MODEL_TRICKS} in four, where the first trick's "
+            f"card is the expert's learned scorer's, every trick elsewhere; default "
+            f"{PIMC_TRICKS}); stop=Z: a "
+            "card's search over worlds stops once it is Z tenths of a standard error behind "
+            f"the best (0 to {PIMC_MAX_STOP}, 0: never; default {PIMC_STOP})"]
 
 
 #: one core's seconds one ``pimc`` seat spends per world it samples, per deal, by the
@@ -60,7 +66,10 @@ def search_seconds(names, rules) -> float:
     for n in names:
         worlds = pimc_worlds(n, PIMC_WORLDS)
         if worlds:
-            m = re.search(r"(?:^pimc:|,)tricks=(\d+)", n)
-            t = int(m[1]) if m else PIMC_TRICKS
+            m = re.search(r"(?:^pimc:|,)tricks=(\w+)", n)
+            t = m[1] if m else PIMC_TRICKS
+            if t == "auto":
+                t = PIMC_MODEL_TRICKS if rules["variant"] == "four" else PIMC_MAX_TRICKS
+            t = int(t)
             total += worlds * PIMC_SECONDS_PER_WORLD_DEAL[min(max(t, 5), 8)]
     return total * rules["deals"]
