@@ -40,7 +40,7 @@ class Wendish(Game):
 
     # ``pimc`` takes its parameters in the name (``pimc:worlds=16,contracts=search``) and
     # is named canonically (``pimc:worlds=8`` for ``pimc``)
-    policy_parameter_keys = ("worlds", "contracts", "cworlds", "tricks")
+    policy_parameter_keys = ("worlds", "contracts", "cworlds", "tricks", "stop")
 
     def parse_policy(self, name):
         from .pimc import parse_policy
