@@ -101,7 +101,7 @@ def play_chunk(choose, start_game, advance, view, apply, scratch, r, policies, u
             start_game(r, st, seed, index)
             for p in range(seats):
                 rng[p, 0] = seat_stream(seed, index, p)
-            nd = 0
+            nd = np.int64(0)        # typed: advance compiles once, not for a literal 0 too
             while True:
                 nd, who = advance(r, policies, user, st, rows[g], nd, work)
                 if who < 0:

@@ -389,7 +389,8 @@ def pimc_scores(r, st, worlds, work, acts, score, pts):
     into ``score`` and its summed card points of the seat's side into ``pts``; returns
     the number of legal cards (one card: nothing searched, zeros)."""
     live = np.empty(16, dtype=np.bool_)
-    return pimc_scores_stop(r, st, worlds, 0, work, acts, score, pts, live)
+    # np.int64(0), not 0: a literal would compile pimc_scores_stop a second time
+    return pimc_scores_stop(r, st, worlds, np.int64(0), work, acts, score, pts, live)
 
 
 @njit(cache=True)
@@ -513,7 +514,7 @@ def pimc_pick(r, st, acts, score, pts, k):
 def pimc_choose(r, st, worlds, work):
     """The ``pimc`` player's action for the seat to move (see the module), every card
     searched in every world."""
-    return pimc_choose_stop(r, st, worlds, 0, work)
+    return pimc_choose_stop(r, st, worlds, np.int64(0), work)   # typed: one compile
 
 
 @njit(cache=True)
