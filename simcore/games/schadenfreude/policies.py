@@ -150,18 +150,23 @@ def total_value(total, limit, margin, greed):
 
 
 @njit(cache=True, inline="always")
-def win_utility(delta, room, tricks_left, leading, ending):
-    """What collecting ``delta`` points is worth with ``room`` left under the limit.
-
-    ``ending``: another player is about to go bust, so this round is likely
-    the last and points up to the limit count.
-    """
+def _win_terms(room, tricks_left, leading, ending):
+    """``total_value``'s arguments for a player with ``room`` left under the limit:
+    (total on a scale to 100, margin, greed); ``ending``: another player is about to go
+    bust, so this round is likely the last and points up to the limit count."""
     if ending:
         margin = END_MARGIN_BASE + END_MARGIN_PER_TRICK * tricks_left
     else:
         margin = MARGIN_BASE + MARGIN_PER_TRICK * tricks_left
     greed = LEADING_GREED if leading else 1.0
-    total = 100.0 - room
+    return 100.0 - room, margin, greed
+
+
+@njit(cache=True, inline="always")
+def win_utility(delta, room, tricks_left, leading, ending):
+    """What collecting ``delta`` points is worth with ``room`` left under the limit
+    (``_win_terms``)."""
+    total, margin, greed = _win_terms(room, tricks_left, leading, ending)
     return (total_value(total + delta, 100.0, margin, greed)
             - total_value(total, 100.0, margin, greed))
 
@@ -280,15 +285,15 @@ def _heuristic(r, o, me, hand, at):
     # typed starting values: numba would otherwise also compile the utilities below for
     # the literal constants it sees first (-1000, False)
     best_other = np.int64(-1000)
-    for p in range(n):
-        t = o[o_score + p] + o[o_points + p]
-        if p != me and t <= limit and t > best_other:
-            best_other = t
-    leading = my_total > best_other
     ending = bool(False)
     for p in range(n):
-        if p != me and o[o_score + p] + o[o_points + p] > limit - ENDING_ROOM:
-            ending = True
+        t = o[o_score + p] + o[o_points + p]
+        if p != me:
+            if t <= limit and t > best_other:
+                best_other = t
+            if t > limit - ENDING_ROOM:
+                ending = True
+    leading = my_total > best_other
     hand_left = np.int64(popcount(hand))
     n_unseen = max(1, np.int64(popcount(unseen)))
     mean_unseen = _mean_value(unseen) if others > 0 else 0.0
@@ -297,6 +302,9 @@ def _heuristic(r, o, me, hand, at):
     # do not depend on the order its cards come in)
     my_pile, my_gain = _collect_all(offsuit, np.uint64(o[o_pile + me]), 0, cancel)
     all_bust_highest = r[R_ALL_BUST_HIGHEST] != 0
+    # win_utility with its constant half computed once
+    total, margin, greed = _win_terms(room, tricks_left - 1, leading, ending)
+    value_now = total_value(total, 100.0, margin, greed)
     weight = 1.0 if others == 0 else UNCERTAIN
     # _lead_stats cached: the trick's lead suit, and the last suit asked for (the cards
     # come suit by suit)
@@ -335,7 +343,7 @@ def _heuristic(r, o, me, hand, at):
         if others > 0:
             off = none if lm != ~U0 ^ _WILD_MASK else 0.0
             gain += others * off * mean_unseen
-        score = p_win * win_utility(gain, room, tricks_left - 1, leading, ending)
+        score = p_win * (total_value(total + gain, 100.0, margin, greed) - value_now)
         # who takes the trick otherwise, and what they get from it
         ranks = follow_ranks
         if follows:
