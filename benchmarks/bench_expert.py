@@ -5,7 +5,7 @@ and time per decision in batch runs, end to end through ``tricksim simulate``.
         [--variants four,three,officers] [--scale 1.0] [--seeds 1,2] [--out FILE]
         [--pimc measure|reuse|file] [--players 4,3,5]
     python benchmarks/bench_expert.py --games schadenfreude-tables --seeds 2026,2027
-        [--tables 0-0-4-4-4,0-0-32s10-16s10-8s10] [--scale 1.0]
+        [--tables 0-0-4-4-4,0-0-32s10-16s10-8s10] [--scale 1.0] [--players 4]
 
 Strength (95% intervals, paired by deal):
 
@@ -24,17 +24,19 @@ Strength (95% intervals, paired by deal):
   results/benchmarks/pimc_schadenfreude.json instead), on every seed. Other player
   counts (``--players 4,3,5``: the first is gated) on a quarter of the deals and the
   first seed: the expert's win rate minus the heuristic seats' (paired, pp) must be
-  above 0 (``stronger``: the interval's low end above 0).
+  above 0 (``stronger``: the interval's low end above 0). Every count's time must be
+  within the budget (``within_budget``, below).
 
 Schadenfreude's search settings (``--games schadenfreude-tables``): the expert's table
 (``expert.EXPERT_SEARCH``) written by cards in hand from 0 up, ``-`` between, each
 ``W`` worlds or ``WsZ`` worlds with pimc's stopping rule at Z tenths of a standard error
-(``0-0-32s10-16s10-8s10`` is the shipped expert, ``0`` the heuristic); each table plays
-one seat among three heuristic ones, every seat in turn, on 4,000 game indices of each
-seed (``pimc.expert_choose``, no compilation per table): its win share with a 95%
+(``0-0-32s10-16s10-8s10`` is the shipped four-player expert, ``0`` the heuristic); each
+table plays one seat among heuristic ones (``--players``: the first count given, 4 by
+default), every seat in turn, on 4,000 game indices of each seed (``pimc.expert_choose``, no compilation per table): its win share with a 95%
 interval over the indices, the paired difference from the first table and its CPU
 us per decision of its seat (the run's CPU time less the heuristic's per decision at the
-other seats, as below). Writes results/benchmarks/expert_schadenfreude_tables.json.
+other seats, as below). Writes results/benchmarks/expert_schadenfreude_tables.json
+(``_3p`` or ``_5p`` added for other counts).
 
 Time: ``tricksim simulate GAME --threads 1`` (Schnapsen: ``--summary-only``; Wendish
 and Schadenfreude: the table path, where their expert plays) with the expert in one
@@ -78,6 +80,8 @@ from simcore.games.schadenfreude.policies import choose_into as sf_choose_into
 
 ROOT = Path(__file__).resolve().parent.parent
 PIMC_SCHNAPSEN_WIN = 0.672
+#: the expert's budget: CPU us a decision of its seat
+BUDGET_US = 5.0
 
 
 def tricksim(*args):
@@ -277,6 +281,7 @@ def schadenfreude(seeds, k, pimc_from, counts, prev_path=None):
            "gate_met": bool(gate and all(x["win"] >= gate for x in strength)),
            "time": timing("schadenfreude", g.build_rules(players=n), extra, pols, games,
                           seeds[0], False)}
+    out["within_budget"] = bool(out["time"]["cpu_us_per_expert_decision"] <= BUDGET_US)
     others = {}
     for m in counts[1:]:
         pm = ["expert"] + ["heuristic"] * (m - 1)
@@ -285,6 +290,7 @@ def schadenfreude(seeds, k, pimc_from, counts, prev_path=None):
         run["stronger"] = bool(run["diff_pp"]["low"] > 0.0)
         run["time"] = timing("schadenfreude", g.build_rules(players=m), ex, pm,
                              max(200, games // 4), seeds[0], False)
+        run["within_budget"] = bool(run["time"]["cpu_us_per_expert_decision"] <= BUDGET_US)
         others[str(m)] = run
     out["other_counts"] = others
     return out
@@ -327,13 +333,14 @@ def parse_table(text):
     return np.array(rows, dtype=np.int64)
 
 
-def schadenfreude_tables(tables, seeds, games):
+def schadenfreude_tables(tables, seeds, games, players=4):
     """Each search table's win share, paired difference from the first and CPU us per
-    decision of its seat (module doc), on ``games`` indices of each seed."""
+    decision of its seat (module doc), on ``games`` indices of each seed, ``players``
+    at the table."""
     from simcore.games.schadenfreude import GAME
     from simcore.games.schadenfreude.rules import rules_array
     from simcore.games.schadenfreude.solver import new_work
-    r = rules_array(GAME.build_rules(players=4))
+    r = rules_array(GAME.build_rules(players=players))
     work, fw = new_work()
     out = {}
     for seed in seeds:
@@ -344,10 +351,10 @@ def schadenfreude_tables(tables, seeds, games):
             table = parse_table(text)
             _table_games(r, table, 0, seed + 99, 2, work, fw, np.zeros(2, np.bool_),
                          np.zeros(2, np.int64))          # compile before the clock
-            w = np.zeros((games, 4))
+            w = np.zeros((games, players))
             dec = np.zeros(2, np.int64)
             t0 = time.process_time()
-            for s in range(4):
+            for s in range(players):
                 x = np.zeros(games, np.bool_)
                 _table_games(r, table, s, seed, games, work, fw, x, dec)
                 w[:, s] = x
@@ -398,11 +405,16 @@ def main():
         except ValueError as e:
             sys.exit(f"bench_expert.py: {e}")
         seeds = [int(s) for s in a.seeds.split(",")]
+        n = int(a.players.split(",")[0])
+        if not 3 <= n <= 5:
+            sys.exit(f"bench_expert.py: bad --players '{a.players}'; allowed: 3, 4 or 5 "
+                     f"(the tables run at the first count)")
         res = {"command": "python benchmarks/bench_expert.py " + " ".join(sys.argv[1:]),
-               "players": 4, "game_indices": int(4000 * a.scale), "seeds": seeds,
-               "tables": schadenfreude_tables(tables, seeds, int(4000 * a.scale)),
+               "players": n, "game_indices": int(4000 * a.scale), "seeds": seeds,
+               "tables": schadenfreude_tables(tables, seeds, int(4000 * a.scale), n),
                "note": load_note()}
-        path = write("expert_schadenfreude_tables", res, a.out)
+        path = write("expert_schadenfreude_tables" + ("" if n == 4 else f"_{n}p"), res,
+                     a.out)
         print(f"wrote {path}")
         return
     seeds = [int(s) for s in a.seeds.split(",")]

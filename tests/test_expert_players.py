@@ -60,28 +60,31 @@ def test_wendish_expert_gains_over_a_heuristic_seat():
     assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(len(d)) > 0
 
 
-def test_schadenfreude_expert_searches_the_last_cards_only():
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_schadenfreude_expert_searches_the_last_cards_only(players):
     """With few cards in hand the expert plays pimc's flat Monte Carlo with its table's
     worlds and stop, a playout after the card also in the last two tricks (where pimc
     searches exactly): pimc's own player with three or more cards, pimc_choose at depth
     -1 with two; the heuristic's card before."""
     from simcore.games.schadenfreude.engine import S_HAND, S_TO_MOVE
-    from simcore.games.schadenfreude.expert import EXPERT_CARDS, EXPERT_DEPTH, EXPERT_SEARCH
+    from simcore.games.schadenfreude.expert import (EXPERT_CARDS, EXPERT_DEPTH,
+                                                    EXPERT_MIN_PLAYERS, EXPERT_SEARCH)
     from simcore.games.schadenfreude.pimc import pimc_choose
     from simcore.games.schadenfreude.rules import rules_array
     from simcore.games.schadenfreude.solver import new_work
     g = get_game("schadenfreude")
-    rules = g.build_rules(players=4)
+    rules = g.build_rules(players=players)
     eng = g.engine(rules)
     r = rules_array(rules)
+    table = EXPERT_SEARCH[players - EXPERT_MIN_PLAYERS]
     work, fw = new_work()
     searched = {2: 0, 3: 0, 4: 0}
     early = 0
-    for st in _positions(eng, 4, 2)[:800]:
+    for st in _positions(eng, players, 2)[:800]:
         h = bin(int(st[S_HAND + int(st[S_TO_MOVE])])).count("1")
         got = eng.choose("expert", st.copy())
-        if 2 <= h <= EXPERT_CARDS and EXPERT_SEARCH[h, 0] > 0:
-            w, z = (int(x) for x in EXPERT_SEARCH[h])
+        if 2 <= h <= EXPERT_CARDS and table[h, 0] > 0:
+            w, z = (int(x) for x in table[h])
             assert got == pimc_choose(r, st.copy(), np.int64(w), np.int64(EXPERT_DEPTH),
                                       np.int64(1), work, fw, np.int64(z))
             if h >= 3:

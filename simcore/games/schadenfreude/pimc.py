@@ -27,7 +27,7 @@ from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
 from .engine import S_HAND, S_TO_MOVE, apply_action, legal_cards
-from .expert import EXPERT, EXPERT_DEPTH, EXPERT_SEARCH, expert_row
+from .expert import EXPERT, EXPERT_DEPTH, expert_row, expert_table
 from .policies import (HEURISTIC, PIMC, PIMC_CARDS_SHIFT, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT,
                        PIMC_SHIFT, PIMC_STOP_SHIFT, choose_into)
 from .solver import (F_ACTIVE, F_PAIRS, F_VALS, ROW_ACTS, ROW_CARDS, ROW_TOP, ROW_WORLD, ROWS, _copy_state,
@@ -139,7 +139,7 @@ def pimc_choose(r, st, worlds, depth, play, work, fw, z10=0):
 @njit(cache=True)
 def expert_choose(r, st, table, obs, work, fw):
     """The ``expert``'s card (expert.py) with the worlds and stopping rule by cards in
-    hand of ``table`` (``EXPERT_SEARCH`` for the shipped player; another table lets a
+    hand of ``table`` (``expert_table(r)`` for the shipped player; another table lets a
     benchmark compare settings without compiling a player for each)."""
     row = expert_row(st, table)
     if row >= 0 and table[row, 0] > 0:
@@ -155,7 +155,7 @@ def choose_search(r, st, pid, obs, work, fw):
     (``work, fw``: ``solver.new_work()``).  ``pimc`` with more than its ``cards`` left
     in hand plays the heuristic's card."""
     if pid == EXPERT:
-        return expert_choose(r, st, EXPERT_SEARCH, obs, work, fw)
+        return expert_choose(r, st, expert_table(r), obs, work, fw)
     if pid & 7 == PIMC:
         if popcount(np.uint64(st[S_HAND + st[S_TO_MOVE]])) > (pid >> PIMC_CARDS_SHIFT) & 15:
             return choose_into(r, st, HEURISTIC, obs)

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import MASK32, S32, U0, U1, kth_bit, lowest_bit, next_u64, popcount
-from .cards import CARD_RANK, RANK_CARDS, SUIT_MASK, WILD_MASK
+from .cards import CARD_RANK, CARD_SUIT, RANK_CARDS, SUIT_MASK, WILD_MASK
 from .engine import (O_FOLLOW, O_HAND, O_LEAD, O_OFFSUIT, O_PILE, O_PLAYED, O_POINTS,
                      O_RANK_POS, O_SCORE, O_SEAT, O_TRICK, O_TRICK_LEADER, O_TRICK_NUM,
                      O_TRICK_POS, OBS_SIZE, S_FOLLOW, S_HAND, S_LEAD, S_OFFSUIT, S_PILE,
@@ -76,18 +76,19 @@ def _ipow(x, k):
 
 
 @njit(cache=True, inline="always")
-def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
-    """Estimated chance that ``card`` wins the trick, with ``others`` still to play.
+def _lead_stats(unseen, lm, n_unseen, hand_left):
+    """For a trick led in ``lm`` (a suit mask, or every suit): how many unseen cards
+    would follow it (its suit and the wilds), and the chance that a player still to play
+    holds none of the suit (``hand_left`` cards drawn from ``n_unseen``)."""
+    n_follow = np.int64(popcount(unseen & (lm | _WILD_MASK)))
+    n_lead = np.int64(popcount(unseen & lm))
+    return n_follow, _ipow(1.0 - min(1.0, n_lead / n_unseen), hand_left)
 
-    ``follow_ranks`` are the ranks of the followers so far. A card wins when
-    exactly one follower ranks above it, or when it is the only follower.
-    """
-    rank = CARD_RANK[card]
-    lm = lead_mask
-    if lm == U0:
-        lm = U0 if card >= 48 else SUIT_MASK[card // 12]
-        if lm == U0:  # a wild on an empty trick: any suit may come
-            lm = ~U0 ^ _WILD_MASK
+
+@njit(cache=True, inline="always")
+def _win_chance_in(rank, lm, follow_ranks, others, unseen, n_follow, p_has):
+    """``win_chance`` of a card of ``rank`` with the trick's lead mask ``lm`` resolved and
+    its ``_lead_stats`` (``n_follow``, ``p_has`` = 1 - the chance of none) given."""
     above = np.int64(popcount(follow_ranks >> np.uint64(rank + 1)))
     below = follow_ranks & ((U1 << np.uint64(rank)) - U1)
     if above >= 2:
@@ -96,11 +97,6 @@ def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
         if above == 1 or below == U0:
             return 1.0
         return 0.0
-    n_unseen = max(1, np.int64(popcount(unseen)))
-    n_follow = np.int64(popcount(unseen & (lm | _WILD_MASK)))
-    n_lead = np.int64(popcount(unseen & lm))
-    # chance that a player still to play holds the lead suit (and so follows)
-    p_has = 1.0 - _ipow(1.0 - min(1.0, n_lead / n_unseen), hand_left)
     q = 0.0
     if n_follow > 0:
         q = p_has * _cards_above(unseen, lm, rank) / n_follow
@@ -110,6 +106,32 @@ def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
     if below == U0:
         p += _ipow(1.0 - p_has, others)
     return min(1.0, p)
+
+
+@njit(cache=True, inline="always")
+def _win_lead(card, lead_mask):
+    """The lead mask ``win_chance`` reads for ``card``: the trick's, else the card's suit,
+    else (a wild on an empty trick) every suit."""
+    lm = lead_mask
+    if lm == U0:
+        lm = U0 if card >= 48 else SUIT_MASK[card // 12]
+        if lm == U0:  # a wild on an empty trick: any suit may come
+            lm = ~U0 ^ _WILD_MASK
+    return lm
+
+
+@njit(cache=True, inline="always")
+def win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left):
+    """Estimated chance that ``card`` wins the trick, with ``others`` still to play.
+
+    ``follow_ranks`` are the ranks of the followers so far. A card wins when
+    exactly one follower ranks above it, or when it is the only follower; a player
+    still to play follows with the chance that it holds the lead suit.
+    """
+    lm = _win_lead(card, lead_mask)
+    n_follow, none = _lead_stats(unseen, lm, max(1, np.int64(popcount(unseen))), hand_left)
+    return _win_chance_in(CARD_RANK[card], lm, follow_ranks, others, unseen, n_follow,
+                          1.0 - none)
 
 
 @njit(cache=True, inline="always")
@@ -128,18 +150,23 @@ def total_value(total, limit, margin, greed):
 
 
 @njit(cache=True, inline="always")
-def win_utility(delta, room, tricks_left, leading, ending):
-    """What collecting ``delta`` points is worth with ``room`` left under the limit.
-
-    ``ending``: another player is about to go bust, so this round is likely
-    the last and points up to the limit count.
-    """
+def _win_terms(room, tricks_left, leading, ending):
+    """``total_value``'s arguments for a player with ``room`` left under the limit:
+    (total on a scale to 100, margin, greed); ``ending``: another player is about to go
+    bust, so this round is likely the last and points up to the limit count."""
     if ending:
         margin = END_MARGIN_BASE + END_MARGIN_PER_TRICK * tricks_left
     else:
         margin = MARGIN_BASE + MARGIN_PER_TRICK * tricks_left
     greed = LEADING_GREED if leading else 1.0
-    total = 100.0 - room
+    return 100.0 - room, margin, greed
+
+
+@njit(cache=True, inline="always")
+def win_utility(delta, room, tricks_left, leading, ending):
+    """What collecting ``delta`` points is worth with ``room`` left under the limit
+    (``_win_terms``)."""
+    total, margin, greed = _win_terms(room, tricks_left, leading, ending)
     return (total_value(total + delta, 100.0, margin, greed)
             - total_value(total, 100.0, margin, greed))
 
@@ -181,36 +208,35 @@ UNCERTAIN = 0.5  # weight of a guess about who takes a card when others are stil
 
 
 @njit(cache=True, inline="always")
-def _trick_gain(cards, pile, cancel):
-    """Points a pile (card mask) gains from a set of cards, with cancelling."""
-    pr = pile
-    pts = 0
+def _collect_all(cards, pile, points, cancel):
+    """A set of cards (mask) collected into a pile, lowest first: (pile, points)."""
     o = cards
     while o != U0:
         c = lowest_bit(o)
         o &= o - U1
-        pr, pts = collect(pr, pts, c, True, cancel)
-    return pts
+        pile, points = collect(pile, points, c, True, cancel)
+    return pile, points
+
+
+# the cards whose rank (value + 3) has bit b set, b = 0..3
+RANK_PLANES = np.zeros(4, dtype=np.uint64)
+for _r in range(14):
+    for _b in range(4):
+        if _r >> _b & 1:
+            RANK_PLANES[_b] |= RANK_CARDS[_r]
 
 
 @njit(cache=True, inline="always")
 def _mean_value(cards):
-    """Mean value of a set of cards (0 for none)."""
-    total = 0
-    for r in range(14):
-        total += (r - 3) * np.int64(popcount(cards & RANK_CARDS[r]))
+    """Mean value of a set of cards (0 for none): the ranks summed by bit planes."""
     count = np.int64(popcount(cards))
-    return total / count if count else 0.0
-
-
-@njit(cache=True, inline="always")
-def _off_chance(unseen, lead_mask, hand_left):
-    """Chance that a player still to play holds none of the lead suit (and throws off)."""
-    n_unseen = max(1, np.int64(popcount(unseen)))
-    if lead_mask == U0 or lead_mask == ~U0 ^ _WILD_MASK:
+    if count == 0:
         return 0.0
-    n_lead = np.int64(popcount(unseen & lead_mask))
-    return _ipow(1.0 - min(1.0, n_lead / n_unseen), hand_left)
+    ranks = (np.int64(popcount(cards & RANK_PLANES[0]))
+             + 2 * np.int64(popcount(cards & RANK_PLANES[1]))
+             + 4 * np.int64(popcount(cards & RANK_PLANES[2]))
+             + 8 * np.int64(popcount(cards & RANK_PLANES[3])))
+    return (ranks - 3 * count) / count
 
 
 #: where ``_heuristic`` finds what it reads: in an observation (O_*) and in a state (S_*):
@@ -259,19 +285,39 @@ def _heuristic(r, o, me, hand, at):
     # typed starting values: numba would otherwise also compile the utilities below for
     # the literal constants it sees first (-1000, False)
     best_other = np.int64(-1000)
-    for p in range(n):
-        t = o[o_score + p] + o[o_points + p]
-        if p != me and t <= limit and t > best_other:
-            best_other = t
-    leading = my_total > best_other
     ending = bool(False)
     for p in range(n):
-        if p != me and o[o_score + p] + o[o_points + p] > limit - ENDING_ROOM:
-            ending = True
+        t = o[o_score + p] + o[o_points + p]
+        if p != me:
+            if t <= limit and t > best_other:
+                best_other = t
+            if t > limit - ENDING_ROOM:
+                ending = True
+    leading = my_total > best_other
     hand_left = np.int64(popcount(hand))
-    mean_unseen = _mean_value(unseen)
+    n_unseen = max(1, np.int64(popcount(unseen)))
+    mean_unseen = _mean_value(unseen) if others > 0 else 0.0
     closeness = min(1.0, max(0.0, (CLOSE_ROOM - room) / CLOSE_ROOM))
-    my_pile = np.uint64(o[o_pile + me])
+    # the trick's cards that did not follow, collected into my pile (a pile's points
+    # do not depend on the order its cards come in)
+    my_pile, my_gain = _collect_all(offsuit, np.uint64(o[o_pile + me]), 0, cancel)
+    all_bust_highest = r[R_ALL_BUST_HIGHEST] != 0
+    # win_utility with its constant half computed once
+    total, margin, greed = _win_terms(room, tricks_left - 1, leading, ending)
+    value_now = total_value(total, 100.0, margin, greed)
+    weight = 1.0 if others == 0 else UNCERTAIN
+    # _lead_stats cached: the trick's lead suit, and the last suit asked for (the cards
+    # come suit by suit)
+    lead_follow = np.int64(0)
+    lead_none = 0.0
+    if lead_mask != U0:
+        lead_follow, lead_none = _lead_stats(unseen, lead_mask, n_unseen, hand_left)
+    suit = np.int64(-1)
+    suit_follow = np.int64(0)
+    suit_none = 0.0
+    # the gift to the trick's winner when my card follows without winning, by winning rank
+    gift_rank = np.int64(-1)
+    gift = 0.0
     best_card = -1
     best = -1e300
     m = legal
@@ -279,38 +325,54 @@ def _heuristic(r, o, me, hand, at):
         card = lowest_bit(m)
         m &= m - U1
         bit = U1 << np.uint64(card)
-        lm = lead_mask
-        if lm == U0 and card < 48:
-            lm = SUIT_MASK[card // 12]
+        rank = CARD_RANK[card]
+        own = _win_lead(card, U0)               # the card's suit, every suit for a wild
+        if CARD_SUIT[card] != suit and (lead_mask == U0 or own != lead_mask):
+            suit = CARD_SUIT[card]
+            suit_follow, suit_none = _lead_stats(unseen, own, n_unseen, hand_left)
+        if lead_mask != U0:
+            lm, n_follow, none = lead_mask, lead_follow, lead_none
+        else:
+            lm, n_follow, none = own, suit_follow, suit_none
         follows = card >= 48 or (bit & lm) != U0
-        p_win = win_chance(card, lead_mask, follow_ranks, others, unseen, hand_left)
+        p_win = _win_chance_in(rank, lm, follow_ranks, others, unseen, n_follow, 1.0 - none)
         # what winning would bring: this card, the cards that did not follow,
-        # and what the players still to play are expected to throw off
-        gain = _trick_gain(bit | offsuit, my_pile, cancel)
+        # and what the players still to play are expected to throw off (none of the
+        # lead suit: a wild on an empty trick leads none)
+        gain = collect(my_pile, my_gain, card, True, cancel)[1]
         if others > 0:
-            gain += others * _off_chance(unseen, lm, hand_left) * mean_unseen
-        score = p_win * win_utility(gain, room, tricks_left - 1, leading, ending)
+            off = none if lm != ~U0 ^ _WILD_MASK else 0.0
+            gain += others * off * mean_unseen
+        score = p_win * (total_value(total + gain, 100.0, margin, greed) - value_now)
         # who takes the trick otherwise, and what they get from it
         ranks = follow_ranks
         if follows:
-            ranks |= U1 << np.uint64(CARD_RANK[card])
+            ranks |= U1 << np.uint64(rank)
         if ranks != U0:
             wr = winning_rank(ranks)
-            if not (follows and wr == CARD_RANK[card]):
-                # a follower already in the trick: its position, seat and card
-                wpos = np.int64((np.uint64(o[o_rank_pos]) >> np.uint64(3 * wr)) & np.uint64(7))
-                w = (o[o_trick_leader] + wpos) % n
-                taken = offsuit if follows else offsuit | bit
-                pr, g = collect(np.uint64(o[o_pile + w]), 0, o[o_trick + wpos], True, cancel)
-                g += _trick_gain(taken, pr, cancel)
-                weight = 1.0 if others == 0 else UNCERTAIN
-                score += (1.0 - p_win) * weight * gift_utility(
-                    g, o[o_score + w] + o[o_points + w], my_total, best_other, limit,
-                    r[R_ALL_BUST_HIGHEST] != 0)
+            if not (follows and wr == rank):
+                if not (follows and wr == gift_rank):
+                    # a follower already in the trick: its position, seat and card
+                    wpos = np.int64((np.uint64(o[o_rank_pos]) >> np.uint64(3 * wr))
+                                    & np.uint64(7))
+                    w = (o[o_trick_leader] + wpos) % n
+                    taken = offsuit if follows else offsuit | bit
+                    pr, g = collect(np.uint64(o[o_pile + w]), 0, o[o_trick + wpos], True,
+                                    cancel)
+                    g = _collect_all(taken, pr, g, cancel)[1]
+                    gift = gift_utility(g, o[o_score + w] + o[o_points + w], my_total,
+                                        best_other, limit, all_bust_highest)
+                    gift_rank = wr if follows else np.int64(-1)
+                score += (1.0 - p_win) * weight * gift
         # near the limit, get rid of cards that would likely win a later trick
         # while it is safe to; the top cards of a suit and the 10 are escapes
         if closeness > 0.0:
-            danger = win_chance(card, U0, U0, n - 1, unseen, hand_left)
+            if lead_mask != U0 and own == lead_mask:
+                danger = _win_chance_in(rank, own, U0, n - 1, unseen, lead_follow,
+                                        1.0 - lead_none)
+            else:
+                danger = _win_chance_in(rank, own, U0, n - 1, unseen, suit_follow,
+                                        1.0 - suit_none)
             score += SHED_WEIGHT * closeness * danger
         if score > best:
             best = score
