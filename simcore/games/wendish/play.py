@@ -140,9 +140,10 @@ def play_batch(rules, policies, seed, start, count, dout, sdec):
     searching players' decisions in game g."""
     nd = rules[R_DEALS]
     search = searching(policies)
+    user = np.zeros(len(policies), dtype=np.bool_)     # no numba player's seat: read only
+    script = np.zeros(0, dtype=np.int16)
     for g in prange(count):
-        _one_game(rules, policies, np.zeros(len(policies), dtype=np.bool_),
-                  np.zeros(0, dtype=np.int16), seed, start + g, dout[g * nd:(g + 1) * nd],
+        _one_game(rules, policies, user, script, seed, start + g, dout[g * nd:(g + 1) * nd],
                   np.zeros((1, L_FIELDS), dtype=np.int64), np.zeros((1, 1), dtype=np.int16),
                   False, search, sdec[g:g + 1])
 
