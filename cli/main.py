@@ -303,9 +303,10 @@ def simulate(game, rule_choice, policy, run, out, records, fmt, rotate):
     import the player by name, into a run folder that resumes like a batch run's.
     Where MODULE:ATTR is a numba player (an @njit function choose(obs, mask, rng)
     -> action), it plays inside the batch loop at kernel speed and the run is a
-    batch run (run folder, resume, --threads, --summary-only; --records replays
-    the games through the Engine); the loop takes your function, so numba cannot
-    cache it: it compiles once per process (seconds to a minute).
+    batch run (run folder, resume, --threads, --summary-only; --records logs its
+    actions in the batch loop for the game's logging kernels); the loop takes your
+    function, so numba cannot cache it: it compiles once per process (seconds to
+    a minute).
 
     \b
     Examples:

@@ -43,6 +43,9 @@ class NumbaKernels(NamedTuple):
     #: ``tables(start, rows, deals, finals)``: the chunk ``Game.run_chunk`` returns, from
     #: the deal rows, the deals per game and each game's final state
     tables: Callable
+    #: most decisions one seat takes in a game (the width of a seat's logged actions,
+    #: which ``Game.records_jsonl`` replays to write a numba player's records)
+    actions: int
 
 
 def is_numba_player(obj) -> bool:
@@ -80,12 +83,14 @@ def seat_stream_py(seed, index, seat):
 
 @njit(parallel=True)
 def play_chunk(choose, start_game, advance, view, apply, scratch, r, policies, user, seed,
-                start, count, block, dims, table, n_cards, rows, deals, finals, bad):
+                start, count, block, dims, table, n_cards, rows, deals, finals, bad, script):
     """Games ``start .. start+count-1`` of run ``seed``, ``block`` a task: the seats with
     ``user[p]`` played by ``choose``, the others by ``policies[p]`` (the game's kernels
     ``start_game`` .. ``scratch``, see NumbaKernels).  Writes each game's deal rows, deal
     count and final state; ``bad[g]`` = (1, seat, action) where game ``g`` stopped at an
-    action that is not legal.  Not cached: it takes the user's function."""
+    action that is not legal; ``script[g]``: game ``g``'s actions of ``choose`` in turn
+    (as many as fit: none when it has no columns), what the game's logging kernels
+    replay for its records.  Not cached: it takes the user's function."""
     seats = user.shape[0]
     for b in prange((count + block - 1) // block):
         st = np.zeros(dims[0], np.int64)
@@ -102,6 +107,7 @@ def play_chunk(choose, start_game, advance, view, apply, scratch, r, policies, u
             for p in range(seats):
                 rng[p, 0] = seat_stream(seed, index, p)
             nd = np.int64(0)        # typed: advance compiles once, not for a literal 0 too
+            k = 0
             while True:
                 nd, who = advance(r, policies, user, st, rows[g], nd, work)
                 if who < 0:
@@ -114,6 +120,9 @@ def play_chunk(choose, start_game, advance, view, apply, scratch, r, policies, u
                     bad[g, 1] = who
                     bad[g, 2] = a
                     break
+                if k < script.shape[1]:
+                    script[g, k] = a
+                    k += 1
                 apply(r, st, a)
             deals[g] = nd
             finals[g, :] = st

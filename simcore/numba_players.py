@@ -17,8 +17,11 @@ Each game starts from ``(seed, game index)`` as in any run, and each numba seat'
 stream from ``seat_stream(seed, game index, seat)``, so a run is the same on any number
 of threads and for any chunk size.  The games' tables, summary and run folder are the
 kernel run's own (the game's row writers; chunked, checkpointed and resumed the same
-way); records are written by playing the games again through the Engine, the player
-called from Python per decision (the same games, slower).
+way); records are written by the batch loop again, logging the numba player's actions,
+which the game's logging kernels (the built-in players' records path) then play in its
+seats while they log every deal: the same bytes as playing each game through the
+Engine with the player called from Python per decision (``engine_records``), at the
+batch loop's speed.
 
 The loop takes the user's function as an argument, so numba cannot cache it: it
 compiles once per process (for each player function; a few seconds), before the run's
@@ -154,8 +157,18 @@ def numba_chunk(g, rules, seats: NumbaSeats, seed: int, start: int, count: int,
     """Games ``start .. start+count-1`` of run ``seed`` with ``seats`` (a numba player's),
     as ``Game.run_chunk`` returns them; a PlayerError naming the first game (lowest
     index) whose numba player returned an action that is not legal."""
-    from .running.chunking import searches
     k = g.numba_kernels(rules) if kernels is None else kernels
+    rows, deals, finals = _played(g, rules, seats, seed, start, count, k,
+                                  np.zeros((count, 0), np.int16))
+    return k.tables(start, rows, deals, finals)
+
+
+def _played(g, rules, seats: NumbaSeats, seed: int, start: int, count: int,
+            k: NumbaKernels, script: np.ndarray) -> tuple:
+    """The batch loop over games ``start .. start+count-1`` (``play_chunk``): (deal rows,
+    deals per game, final states), the numba player's actions into ``script`` (a row
+    per game, as many as it has columns); a PlayerError at an action that is not legal."""
+    from .running.chunking import searches
     eng = g.engine(rules)
     spec = eng.observation_spec
     state_size, n_words, max_legal = eng.vector_kernels().SIZES
@@ -168,12 +181,38 @@ def numba_chunk(g, rules, seats: NumbaSeats, seed: int, start: int, count: int,
     block = 1 if searches(g.name, seats.builtin, rules) else BLOCK
     play_chunk(seats.choose, k.start, k.advance, k.view, k.apply, k.scratch, eng.r,
                seats.ids, seats.user, np.uint64(seed), start, count, block, dims,
-               encoding_table(spec), spec.n_cards, rows, deals, finals, bad)
+               encoding_table(spec), spec.n_cards, rows, deals, finals, bad, script)
     failed = np.flatnonzero(bad[:, 0])
     if len(failed):
         i = int(failed[0])
         raise illegal_action(g, rules, seats, seed, start + i, int(bad[i, 1]), int(bad[i, 2]))
-    return k.tables(start, rows, deals, finals)
+    return rows, deals, finals
+
+
+#: int16 cells of logged actions held at once while records are written (games per
+#: block: this over a game's width, at most ``RECORD_BLOCK``)
+SCRIPT_CELLS = 1 << 24
+
+
+def record_block(k: NumbaKernels, seats: NumbaSeats) -> int:
+    """Games per block of a numba player's records (its logged actions held at once)."""
+    from .running.runner import RECORD_BLOCK
+    width = k.actions * int(seats.user.sum())
+    return max(1, min(RECORD_BLOCK, SCRIPT_CELLS // max(1, width)))
+
+
+def numba_records(g, rules, seats: NumbaSeats, seed: int, start: int, count: int,
+                  kernels: NumbaKernels | None = None) -> bytes:
+    """The records of games ``start .. start+count-1`` of run ``seed`` with ``seats`` as
+    JSON Lines bytes, the same bytes as :func:`play_record` gives through the Engine:
+    the batch loop plays the games logging the numba player's actions, which the game's
+    logging kernels then play in its seats (the built-in seats choosing as ever) while
+    they log every deal (``Game.records_jsonl``)."""
+    k = g.numba_kernels(rules) if kernels is None else kernels
+    script = np.zeros((count, k.actions * int(seats.user.sum())), np.int16)
+    _, _, finals = _played(g, rules, seats, seed, start, count, k, script)
+    return g.records_jsonl(rules, list(seats.names), seats.ids, seed, start, count,
+                           user=seats.user, script=script, finals=finals)
 
 
 def _engine_decider(eng, seats: NumbaSeats, seed: int, index: int):
@@ -281,9 +320,9 @@ def simulate(game: str, rules=None, policies=None, games=UNSET, seed=UNSET, *, s
 def numba_run(game: str, rules, policies, settings, progress=None, out=None, records=None,
               records_progress=None):
     """``simcore.running.runner.simulate`` with a numba player in some seats (``policies``:
-    a policy list, or ``numba_seats``'s) (see the module text): the same RunResult, run folder (checkpointed, resumed) and summary; a
-    Dask cluster is refused.  ``records``: a JSON Lines file of every game, played again
-    through the Engine."""
+    a policy list, or ``numba_seats``'s) (see the module text): the same RunResult, run
+    folder (checkpointed, resumed) and summary; a Dask cluster is refused.  ``records``:
+    a JSON Lines file of every game (:func:`write_numba_records`)."""
     from .registry import get_game
     from .running.checkpoint import RunPlan
     from .running.cluster import resolve_threads
@@ -305,6 +344,8 @@ def numba_run(game: str, rules, policies, settings, progress=None, out=None, rec
     threads = resolve_threads(settings.threads)
     ex = _NumbaExecutor(g, rules, seats, threads)
     numba_chunk(g, rules, seats, seed, 0, 1, ex.kernels)    # compile before the clock
+    if records is not None:
+        numba_records(g, rules, seats, seed, 0, 1, ex.kernels)
     plan = RunPlan(game, rules, tuple(seats.names), seed, settings.games, chunk,
                    bool(settings.summary_only))
     return _numba_chunked_run(seats)(plan, threads, out, settings.resume, progress, records,
@@ -312,8 +353,9 @@ def numba_run(game: str, rules, policies, settings, progress=None, out=None, rec
 
 
 def _numba_chunked_run(seats: NumbaSeats):
-    """The runner's ``_ChunkedRun`` whose records file is played through the Engine with
-    ``seats`` (the batch logging kernels take built-in players only)."""
+    """The runner's ``_ChunkedRun`` whose records file is written by the batch loop
+    logging the numba player's actions and the game's logging kernels
+    (:func:`write_numba_records`)."""
     from .registry import get_game
     from .running.runner import _ChunkedRun
 
@@ -322,33 +364,51 @@ def _numba_chunked_run(seats: NumbaSeats):
             plan = self.plan
             t1 = time.perf_counter()
             write_numba_records(get_game(plan.game), plan.rules, seats, plan.seed, plan.games,
-                                self.records, self.records_progress)
+                                self.records, self.records_progress, self.threads)
             return {"path": str(self.records), "games": plan.games,
                     "wall_time_s": round(time.perf_counter() - t1, 6),
-                    "played_by": "the Engine, the numba player called from Python"}
+                    "played_by": "the batch loop logging the numba player's actions, "
+                                 "then the game's logging kernels"}
     return _NumbaRun
 
 
 def write_numba_records(g, rules, seats: NumbaSeats, seed: int, games: int, path,
-                        progress=None) -> None:
-    """The records of games ``0 .. games-1`` as JSON Lines (atomically), each played
-    through the Engine with the numba player called from Python."""
-    import json
+                        progress=None, threads: int | None = None) -> None:
+    """The records of games ``0 .. games-1`` as JSON Lines (atomically), blocks of
+    games written by :func:`numba_records` on ``threads`` numba threads (None: as
+    set), the same bytes as playing each through the Engine (:func:`play_record`)."""
     from pathlib import Path
     from .statistics.stats import atomic_write, remove_stale_temps
     remove_stale_temps(path)
+    k = g.numba_kernels(rules)
+    block = record_block(k, seats)
 
     def write(tmp):
-        with open(tmp, "w") as fh:
-            for i in range(games):
-                rec = play_record(g, rules, seats, seed, i)
-                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                if progress and ((i + 1) % 256 == 0 or i + 1 == games):
-                    progress(i + 1, games)
+        previous = numba.get_num_threads()
+        if threads:
+            numba.set_num_threads(threads)
+        try:
+            with open(tmp, "wb") as fh:
+                for start in range(0, games, block):
+                    count = min(block, games - start)
+                    fh.write(numba_records(g, rules, seats, seed, start, count, k))
+                    if progress:
+                        progress(start + count, games)
+        finally:
+            numba.set_num_threads(previous)
 
     atomic_write(Path(path), write)
 
 
-__all__ = ["ARG_TYPES", "NumbaKernels", "NumbaSeats", "check_numba_player", "is_numba_player",
-           "numba_chunk", "numba_run", "numba_seats", "play_record", "seat_stream",
-           "unjitted_choose", "uses_numba"]
+def engine_records(g, rules, seats: NumbaSeats, seed: int, start: int, count: int) -> bytes:
+    """The records of games ``start .. start+count-1`` played through the Engine, the
+    numba player called from Python per decision (:func:`play_record`), as JSON Lines
+    bytes: what :func:`numba_records` writes, the slow way (a reference for tests)."""
+    import json
+    return "".join(json.dumps(play_record(g, rules, seats, seed, i), separators=(",", ":"))
+                   + "\n" for i in range(start, start + count)).encode()
+
+
+__all__ = ["ARG_TYPES", "NumbaKernels", "NumbaSeats", "check_numba_player", "engine_records",
+           "is_numba_player", "numba_chunk", "numba_records", "numba_run", "numba_seats",
+           "play_record", "seat_stream", "unjitted_choose", "uses_numba"]

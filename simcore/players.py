@@ -401,17 +401,22 @@ PROCESS_CHUNK = 256
 
 
 def played_part(g, rules, eng, seats, seed: int, indices: range,
-                timeout: float | None, summary_only: bool = False):
+                timeout: float | None, summary_only: bool = False, records=None):
     """Games ``indices`` (a step-1 range) of run ``seed`` played game by game in this
     thread (``play_game``; ``seats``: ``resolve``'s), as a chunk's (aggregates, frames
     or None with ``summary_only``), the tables built by the kernels' own row writers
-    (``Game.played_chunk``), so any cut of a run into parts gives the same results."""
+    (``Game.played_chunk``), so any cut of a run into parts gives the same results.
+    ``records``: a list each game's record is appended to as a JSON line (with its
+    newline), as a records file holds it."""
+    import json
     scored = []
     with watchdog():
         for i in indices:
             states = []
-            play_game(eng, seed, i, seats, timeout, lambda st: states.append(st.copy()))
+            rec = play_game(eng, seed, i, seats, timeout, lambda st: states.append(st.copy()))
             scored.append(states)
+            if records is not None:
+                records.append(json.dumps(rec, separators=(",", ":")) + "\n")
     chunk = g.played_chunk(rules, indices.start, scored)
     agg = g.aggregate(chunk, rules)
     return agg, None if summary_only else g.frames(chunk, rules, seat_names(seats))
@@ -465,12 +470,25 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
 _WORKER_SEATS: dict = {}
 
 
+@dataclass
+class Recorded:
+    """A chunk's frames (None: summary-only) with its games' records (JSON Lines
+    bytes): what :func:`python_chunk` returns in place of the frames when asked for
+    records (``process_run`` takes them apart before the runner sees the chunk)."""
+
+    frames: dict | None
+    records: bytes
+
+
 def python_chunk(game: str, rules_state, policies, seed: int, start: int, count: int,
-                 summary_only: bool, player_timeout: float | None = DEFAULT_TIMEOUT):
+                 summary_only: bool, player_timeout: float | None = DEFAULT_TIMEOUT,
+                 records: bool = False):
     """A chunk of a run with Python players (``policies``: names, the Python players as
     ``MODULE:ATTR``, imported here) played in this process, as the runner's
-    ``play_chunk`` returns one: what a Dask worker runs for :func:`process_run`.  A
-    player's failure is its PlayerError line (player, game index, position)."""
+    ``play_chunk`` returns one: what a Dask worker runs for :func:`process_run`; with
+    ``records`` its frames are a :class:`Recorded` holding the games' records too (the
+    same play).  A player's failure is its PlayerError line (player, game index,
+    position)."""
     from .registry import get_game
     g = get_game(game)
     rules = g.rulebook.from_dict(rules_state[1]) if isinstance(rules_state, tuple) \
@@ -480,8 +498,10 @@ def python_chunk(game: str, rules_state, policies, seed: int, start: int, count:
         eng = g.engine(rules)
         _WORKER_SEATS[key] = (eng, resolve(eng, g, rules, list(policies)))
     eng, seats = _WORKER_SEATS[key]
-    return played_part(g, rules, eng, seats, seed, range(start, start + count),
-                       player_timeout, summary_only)
+    lines = [] if records else None
+    agg, frames = played_part(g, rules, eng, seats, seed, range(start, start + count),
+                              player_timeout, summary_only, lines)
+    return (agg, Recorded(frames, "".join(lines).encode())) if records else (agg, frames)
 
 
 def python_records(game: str, rules_state, policies, seed: int, start: int, count: int,
@@ -528,6 +548,8 @@ class _PythonPlan:
 
     plan: object
     player_timeout: float | None
+    #: the chunks' tasks return their games' records too (``python_chunk``)
+    records: bool = False
 
     def __getattr__(self, name):
         return getattr(self.plan, name)
@@ -539,7 +561,7 @@ class _PythonPlan:
 
     def task_options(self) -> dict:
         """What a Dask task of this run takes besides the runner's arguments."""
-        return {"player_timeout": self.player_timeout}
+        return {"player_timeout": self.player_timeout, "records": self.records}
 
 
 def process_run(game: str, rules, policies, settings, progress=None, out=None, records=None,
@@ -568,7 +590,8 @@ def process_run(game: str, rules, policies, settings, progress=None, out=None, r
         raise TricksimError(f"--chunk-size {chunk} is not allowed; allowed: a positive "
                             f"integer, at most {MAX_CHUNK}")
     plan = _PythonPlan(RunPlan(game, rules, tuple(seat_names(seats)), seed, settings.games,
-                               chunk, bool(settings.summary_only)), settings.player_timeout)
+                               chunk, bool(settings.summary_only)), settings.player_timeout,
+                       records is not None)
     run = _process_chunked_run()(plan, 1, out, settings.resume, progress, records,
                                  records_progress)
     if executor is not None:
@@ -578,57 +601,146 @@ def process_run(game: str, rules, policies, settings, progress=None, out=None, r
 
 
 def _process_chunked_run():
-    """The runner's ``_ChunkedRun`` whose records file is played by the same workers."""
+    """The runner's ``_ChunkedRun`` whose records come back with the chunks' results
+    from the workers (one play of each game), kept on disk chunk by chunk
+    (:class:`RecordParts`) and joined into the records file once the run is done."""
     from .running.runner import _ChunkedRun
 
     class _ProcessRun(_ChunkedRun):
         def play_on(self, executor):
             self.executor = executor
-            return super().play_on(executor)
+            if self.records is None:
+                return super().play_on(executor)
+            self.parts = RecordParts(self.records, self.plan)
+            return super().play_on(_Recording(executor, self.parts))
 
         def _write_records(self) -> dict:
             t1 = time.perf_counter()
-            write_process_records(self.executor, self.plan, self.records,
-                                  self.records_progress)
+            replayed = self.parts.join(self.executor, self.records_progress)
             return {"path": str(self.records), "games": self.plan.games,
-                    "wall_time_s": round(time.perf_counter() - t1, 6)}
+                    "wall_time_s": round(time.perf_counter() - t1, 6),
+                    "played_by": "the chunks' tasks, with their results",
+                    "chunks_played_again": replayed}
     return _ProcessRun
 
 
-def write_process_records(executor, plan, path, progress=None) -> None:
-    """The records of ``plan``'s games as JSON Lines (atomically), blocks of
-    ``plan.chunk_size`` games played by ``executor``'s Dask workers, written in order."""
+class _Recording:
+    """An executor whose chunks' records (``python_chunk`` with ``records``) are saved
+    as :class:`RecordParts` as they come, the chunks passed on without them."""
+
+    def __init__(self, executor, parts):
+        self.inner, self.parts = executor, parts
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def run(self, plan, chunks):
+        for k, agg, frames in self.inner.run(plan, chunks):
+            if isinstance(frames, Recorded):
+                self.parts.save(k, frames.records)
+                frames = frames.frames
+            yield k, agg, frames
+
+
+class RecordParts:
+    """The records of a run's chunks, a file each, beside the records file in a hidden
+    folder ``.NAME.parts`` with the run's plan: saved (atomically) as each chunk comes
+    back, so a run stopped and resumed keeps those of its finished chunks, and joined
+    into the records file (atomically) once every chunk is done.  Parts of another run
+    (another plan) found there are removed first.  Records written to a device (a
+    pipe, ``/dev/stdout``) keep their parts in a temporary folder instead."""
+
+    def __init__(self, path, plan):
+        import json
+        import tempfile
+        from .statistics.stats import check_output_path, write_text
+        self.path = Path(path)
+        self.plan = plan
+        if check_output_path(self.path) == "device":
+            self.folder = Path(tempfile.mkdtemp(prefix="tricksim-records-"))
+        else:
+            self.folder = self.path.parent / f".{self.path.name}.parts"
+        marker = self.folder / "plan.json"
+        key = json.dumps(plan.key(), sort_keys=True)
+        try:
+            same = marker.read_text() == key
+        except OSError:
+            same = False
+        if not same:
+            self._clear()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_text(key, marker)
+
+    def _part(self, k: int) -> Path:
+        return self.folder / f"chunk-{k:09d}.jsonl"
+
+    def _clear(self) -> None:
+        """Remove the folder's parts and plan (nothing else), then the folder if empty."""
+        if not self.folder.is_dir():
+            return
+        for entry in self.folder.iterdir():
+            if re.fullmatch(r"chunk-\d{9}\.jsonl|plan\.json|\..*\.tmp", entry.name) \
+                    and entry.is_file():
+                entry.unlink()
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()
+
+    def save(self, k: int, data: bytes) -> None:
+        """Keep chunk ``k``'s records."""
+        from .statistics.stats import write_bytes
+        write_bytes(data, self._part(k))
+
+    def join(self, executor, progress=None) -> int:
+        """Write the records file from the parts (atomically), chunks without one (done
+        by an earlier attempt without records) played by ``executor``'s workers; the
+        parts are removed after.  Returns how many chunks were played for it."""
+        import shutil
+        from .statistics.stats import atomic_write, remove_stale_temps
+        plan = self.plan
+        missing = [k for k in range(plan.chunks) if not self._part(k).is_file()]
+        if missing:
+            for k, data in _chunk_records(executor, plan, missing):
+                self.save(k, data)
+        remove_stale_temps(self.path)
+
+        def write(tmp):
+            with open(tmp, "wb") as fh:
+                for k in range(plan.chunks):
+                    with open(self._part(k), "rb") as part:
+                        shutil.copyfileobj(part, fh)
+                    if progress:
+                        progress(sum(plan.chunk_range(k)), plan.games)
+
+        atomic_write(self.path, write)
+        self._clear()
+        return len(missing)
+
+
+def _chunk_records(executor, plan, chunks):
+    """(chunk, its records as JSON Lines bytes) for each of ``chunks``, in order, played
+    by ``executor``'s Dask workers (``python_records``), a window of them at a time."""
     from collections import deque
     from .running.cluster import _rules_state
-    from .statistics.stats import atomic_write, remove_stale_temps
-    remove_stale_temps(path)
     state = _rules_state(plan.rules)
-    starts = iter(range(0, plan.games, plan.chunk_size))
+    todo = iter(chunks)
     window = executor._window()
-
-    def write(tmp):
-        pending = deque()
-        try:
-            with open(tmp, "wb") as fh:
-                while True:
-                    for start in starts:
-                        count = min(plan.chunk_size, plan.games - start)
-                        pending.append((start + count, executor.client.submit(
-                            python_records, plan.game, state, list(plan.policies),
-                            plan.seed, start, count, plan.player_timeout, pure=False)))
-                        if len(pending) >= window:
-                            break
-                    if not pending:
-                        break
-                    end, fut = pending.popleft()
-                    fh.write(fut.result())
-                    if progress:
-                        progress(end, plan.games)
-        finally:
-            if pending:
-                executor.client.cancel([f for _, f in pending])
-
-    atomic_write(Path(path), write)
+    pending = deque()
+    try:
+        while True:
+            for k in todo:
+                start, count = plan.chunk_range(k)
+                pending.append((k, executor.client.submit(
+                    python_records, plan.game, state, list(plan.policies), plan.seed, start,
+                    count, plan.player_timeout, pure=False)))
+                if len(pending) >= window:
+                    break
+            if not pending:
+                break
+            k, fut = pending.popleft()
+            yield k, fut.result()
+    finally:
+        if pending:
+            executor.client.cancel([f for _, f in pending])
 
 
 def check_local(settings, policies) -> None:

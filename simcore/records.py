@@ -15,6 +15,17 @@ from .text import counted
 from .registry import REGISTRY, get_game
 
 
+def scripted(seats: int, count: int, user=None, script=None) -> tuple:
+    """The ``user`` and ``script`` arguments of a game's logging kernels: which seats
+    play a numba player's logged actions (bool per seat) and each game's actions of
+    them in turn (int16, a row per game), as ``simcore.numba_players`` logs them; by
+    default no such seat (an empty script: the kernels' types stay the same, so they
+    compile once for both uses)."""
+    if user is None:
+        return np.zeros(seats, np.bool_), np.zeros((count, 0), np.int16)
+    return np.asarray(user, np.bool_), np.ascontiguousarray(script, np.int16)
+
+
 @dataclass
 class ReplayFailure:
     """One record that did not replay: where and why."""

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from simcore import get_game, simulate
-from simcore.numba_players import numba_chunk, numba_seats, play_record
+from simcore.numba_players import (engine_records, numba_chunk, numba_records, numba_seats,
+                                   play_record)
 from simcore.players import PlayerError
 from simcore.running.settings import RunSettings
 
@@ -42,6 +43,28 @@ def test_the_loop_plays_the_engine_games(game, policies, players):
     engine = g.played_chunk(rules, 5, scored)
     for name, frame in g.frames(engine, rules, seats.names).items():
         pd.testing.assert_frame_equal(g.frames(loop, rules, seats.names)[name], frame)
+
+
+RECORDED = [(game, policies, {"players": players}) for game, policies, players in GAMES] + [
+    ("schnapsen", [rand_legal, rand_legal], {}),
+    ("wendish", [rand_legal, "heuristic", "random", rand_legal], {}),
+    ("wendish", ["heuristic", rand_legal, "random"], {"assignments": ["variant=three"]}),
+    ("wendish", [rand_legal, "heuristic"], {"assignments": ["variant=officers"]}),
+    ("schadenfreude", [rand_legal, "random", rand_legal, "heuristic"], {"players": 4})]
+
+
+@pytest.mark.parametrize("game, policies, build", RECORDED)
+def test_the_loops_records_are_the_engines_bytes(game, policies, build):
+    """The records the batch loop and the logging kernels write for a numba player's run
+    (its actions logged in the loop, played again in its seats) are byte for byte those
+    of the same games played through the Engine, the player called from Python."""
+    g = get_game(game)
+    rules = g.build_rules(**build)
+    seats = numba_seats(g, rules, policies)
+    fast = numba_records(g, rules, seats, 11, 5, 70)       # > 64: the parallel kernels too
+    assert fast == engine_records(g, rules, seats, 11, 5, 70)
+    assert fast.count(b"\n") == 70 and numba_records(g, rules, seats, 11, 40, 3) \
+        == b"".join(fast.splitlines(keepends=True)[35:38])
 
 
 def test_same_results_for_any_threads_and_chunk_size():

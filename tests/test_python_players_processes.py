@@ -92,3 +92,66 @@ def test_a_sweep_on_an_open_cluster_names_the_variant(bots):  # noqa: F811
                                               r"badbots:boom \(seat 0\) in game 1"):
             sweep("schnapsen", [("close_min_talon", [2, 4])],
                   policies=["badbots:boom", "heuristic"], games=4, seed=1, executor=ex)
+
+
+COUNTED = '''import os
+
+
+class Counted:
+    """Plays the first legal action; each game's instance notes itself in a file."""
+
+    def __init__(self):
+        with open(os.environ["TRICKSIM_TEST_GAMES_FILE"], "a") as fh:
+            fh.write("x\\n")
+
+    def act(self, obs):
+        return obs.legal[-1]
+'''
+
+
+def test_workers_play_each_game_once_for_the_records(bots, monkeypatch):  # noqa: F811
+    """--records on workers: the chunks' tasks return the records with their results (a
+    bot counting its games sees each game once), the bytes are the one-process run's for
+    any worker count and chunk size, and a run stopped after some chunks resumes with
+    the records of those chunks kept."""
+    import json
+    from simcore.players import play_games
+    (bots / "countbots.py").write_text(COUNTED)
+    games = bots / "games.txt"
+    monkeypatch.setenv("TRICKSIM_TEST_GAMES_FILE", str(games))
+    policies = ["countbots:Counted", "heuristic"]
+    one = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in
+                  play_games("schnapsen", RULES, policies, 45, 6)).encode()
+    alone = python_run("schnapsen", RULES, policies, RunSettings(games=45, seed=6))
+    for workers, chunk in ((1, 45), (2, 7)):
+        games.write_text("")
+        s = RunSettings(games=45, seed=6, workers=workers, chunk_size=chunk)
+        run = process_run("schnapsen", RULES, policies, s, records=bots / f"r{chunk}.jsonl")
+        assert games.read_text().count("x") == 45      # each game played once, not twice
+        assert (bots / f"r{chunk}.jsonl").read_bytes() == one
+        assert run.execution["records"]["chunks_played_again"] == 0
+        for name, frame in alone.summary.items():
+            pd.testing.assert_frame_equal(run.summary[name], frame)
+        assert not (bots / f".r{chunk}.jsonl.parts").exists()
+
+    def stop(done, total):
+        if done >= 14:
+            raise KeyboardInterrupt
+    s = RunSettings(games=45, seed=6, workers=1, chunk_size=7)
+    with pytest.raises(KeyboardInterrupt):
+        process_run("schnapsen", RULES, policies, s, stop, out=bots / "run",
+                    records=bots / "stopped.jsonl")
+    assert not (bots / "stopped.jsonl").exists()
+    assert len(list((bots / ".stopped.jsonl.parts").glob("chunk-*.jsonl"))) >= 2
+    run = process_run("schnapsen", RULES, policies, s, out=bots / "run",
+                      records=bots / "stopped.jsonl")
+    assert run.execution["chunks_resumed"] >= 2
+    assert run.execution["records"]["chunks_played_again"] == 0
+    assert (bots / "stopped.jsonl").read_bytes() == one
+    # a resumed folder whose chunks were played without --records: those are played again
+    run = process_run("schnapsen", RULES, policies, s, out=bots / "run2")
+    s2 = RunSettings(games=45, seed=6, workers=1, chunk_size=7)
+    again = process_run("schnapsen", RULES, policies, s2, out=bots / "run2",
+                        records=bots / "late.jsonl")
+    assert again.execution["records"]["chunks_played_again"] == 7
+    assert (bots / "late.jsonl").read_bytes() == one

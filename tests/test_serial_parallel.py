@@ -37,6 +37,7 @@ def test_schnapsen_batch_kernels_agree():
     from simcore.games.schnapsen import play
     from simcore.games.schnapsen.records import play_logged_arrays
     from simcore.games.schnapsen.rules import max_deals, rules_array
+    from simcore.records import scripted
     g = get_game("schnapsen")
     rules = g.rulebook.build()
     ids = np.asarray(g.policy_ids(["heuristic", "random"], rules)[1], np.int64)
@@ -53,7 +54,7 @@ def test_schnapsen_batch_kernels_agree():
     for a, b in zip(*out):
         assert np.array_equal(a, b)
     serial = [np.zeros_like(x) for x in play_logged_arrays(rules, ids, int(SEED), 7, count)]
-    args = (rules_array(rules), ids, SEED, 7)
+    args = (rules_array(rules), ids, *scripted(2, count), SEED, 7)
     deals, winner, left, rows, logs, acts = serial
     play.play_logged_block(*args, 0, count, rows, logs, acts, deals, winner, left)
     parallel = play_logged_arrays(rules, ids, int(SEED), 7, count)   # > BLOCK: parallel

@@ -63,7 +63,7 @@ class Schadenfreude(Game):
     def numba_kernels(self, rules):
         """A numba player's run (numba_play.py)."""
         from .numba_play import kernels
-        return kernels(lambda start, finals: self.final_tables(rules, start, finals))
+        return kernels(rules, lambda start, finals: self.final_tables(rules, start, finals))
 
     def played_chunk(self, rules, start, scored):
         finals = np.array([states[-1] for states in scored], np.int64).reshape(len(scored), -1)
@@ -200,11 +200,12 @@ class Schadenfreude(Game):
         from .records import build_records
         return build_records(rules, names, ids, seed, start, count)
 
-    def records_jsonl(self, rules, names, ids, seed, start, count) -> bytes:
+    def records_jsonl(self, rules, names, ids, seed, start, count, *, user=None, script=None,
+                      finals=None) -> bytes:
         """The same records as JSON Lines bytes, each line exactly
         ``json.dumps(record, separators=(",", ":"))`` (the fast way to write them)."""
         from .records import records_jsonl
-        return records_jsonl(rules, names, ids, seed, start, count)
+        return records_jsonl(rules, names, ids, seed, start, count, user, script, finals)
 
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]

@@ -56,8 +56,9 @@ def scratch(policies):
     return wk, fw, np.empty(OBS_SIZE, dtype=np.int64)
 
 
-def kernels(final_tables) -> NumbaKernels:
+def kernels(rules, final_tables) -> NumbaKernels:
     """The kernels and the chunk builder of a numba player's Schadenfreude run
     (``final_tables(start, finals)``: the games table from the games' final states)."""
     return NumbaKernels(start, advance, view, apply, scratch, (1, 1, np.int64),
-                        lambda start_, rows, nd, finals: final_tables(start_, finals))
+                        lambda start_, rows, nd, finals: final_tables(start_, finals),
+                        rules["max_rounds"] * rules["hand_size"])

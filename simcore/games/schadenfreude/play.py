@@ -168,11 +168,14 @@ LOG_WIDTH = L_SCORES + 5
 
 
 @njit(cache=True, inline="always")
-def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs, work, fw):
+def _logged_game(r, policies, user, script, seed, index, row, log, seats, cards, deck, st,
+                 obs, work, fw):
     """Play game ``index`` logging its rounds from row ``row`` on (``work, fw``: the
-    scratch space of searching players)."""
+    scratch space of searching players); the seats with ``user[p]`` (a numba player's)
+    play the actions of ``script`` in turn, as the players' batch loop logged them."""
     n = r[R_PLAYERS]
     init_game(r, st, seed, index)
+    j = 0
     while True:
         log[row, L_LEADER] = st[S_LEADER]
         hands = np.uint64(0)
@@ -183,7 +186,11 @@ def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs
         k = 0
         while st[S_STATUS] == PLAYING:
             p = st[S_TO_MOVE]
-            a = choose_search(r, st, policies[p], obs, work, fw)
+            if user[p]:
+                a = np.int64(script[j])
+                j += 1
+            else:
+                a = choose_search(r, st, policies[p], obs, work, fw)
             seats[row, k] = p
             cards[row, k] = a
             k += 1
@@ -199,27 +206,30 @@ def _logged_game(r, policies, seed, index, row, log, seats, cards, deck, st, obs
 
 
 @njit(cache=True)
-def play_logged_rows(r, policies, seed, start, lo, hi, offsets, log, seats, cards, deck):
+def play_logged_rows(r, policies, user, script, seed, start, lo, hi, offsets, log, seats, cards,
+                     deck):
     """Play games ``start+lo .. start+hi-1`` again on the calling thread (``play_rows``
     gave their rounds), logging every round: game ``g``'s rounds are rows
     ``offsets[g] .. offsets[g+1]-1`` of ``log`` (LOG_WIDTH columns, see L_*), ``seats``
-    and ``cards`` (players * hand_size actions per round, in order)."""
+    and ``cards`` (players * hand_size actions per round, in order); ``user``,
+    ``script``: see ``_logged_game`` (game ``g`` plays ``script[g]``)."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     obs = np.empty(OBS_SIZE, dtype=np.int64)
     work, fw = _scratch(policies)
     for g in range(lo, hi):
-        _logged_game(r, policies, seed, start + g, offsets[g], log, seats, cards, deck, st,
-                     obs, work, fw)
+        _logged_game(r, policies, user, script[g], seed, start + g, offsets[g], log, seats,
+                     cards, deck, st, obs, work, fw)
 
 
 @njit(cache=True, parallel=True)
-def play_logged(r, policies, seed, start, count, offsets, log, seats, cards, deck):
+def play_logged(r, policies, user, script, seed, start, count, offsets, log, seats, cards,
+                deck):
     """``play_logged_rows`` for games ``start .. start+count-1`` in parallel, one game a
     task (a searching player's game costs far more than another's)."""
     for g in prange(count):
         lo = np.int64(g)            # (a prange index may be uint64: a second compile)
-        play_logged_rows(r, policies, seed, start, lo, lo + 1, offsets, log, seats, cards,
-                         deck)
+        play_logged_rows(r, policies, user, script, seed, start, lo, lo + 1, offsets, log,
+                         seats, cards, deck)
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one accumulator

@@ -20,11 +20,11 @@ from numba import njit, prange
 
 from ...text import counted
 from ...bits import U0, U1, lowest_bit
-from ...records import check_common, parse_cards, require, require_same
+from ...records import check_common, parse_cards, require, require_same, scripted
 from .cards import card_name, deck_mask, mask_cards, mask_of, parse_card
-from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_SCORE, S_STATUS, S_TO_MOVE,
-                     S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING, apply_checked,
-                     init_game, lead_candidates, start_deal)
+from .engine import (N_ACTIONS, S_BUST, S_PILE, S_POINTS, S_ROUND, S_SCORE, S_STATUS,
+                     S_TO_MOVE, S_UNFINISHED, S_WINNER, STATE_SIZE, GAME_OVER, PLAYING,
+                     apply_checked, init_game, lead_candidates, start_deal)
 from .play import (L_ASIDE, L_HANDS, L_LEADER, L_PILES, L_POINTS, L_SCORES, LOG_WIDTH,
                    drive, play_batch, play_batch_search, play_logged, play_logged_rows,
                    play_rows, play_search_rows)
@@ -268,33 +268,40 @@ def _texts(n, nh, start, count, offsets, log, seats, cards, games, head, middle,
                     out, buf, write)
 
 
-def records_jsonl(rules, policies, policy_ids, seed, start, count) -> bytes:
+def records_jsonl(rules, policies, policy_ids, seed, start, count, user=None, script=None,
+                  finals=None) -> bytes:
     """The records of games ``start .. start+count-1`` of run ``seed`` as JSON Lines
     (UTF-8 bytes, one record a line, each line ``json.dumps(record,
-    separators=(",", ":"))``)."""
+    separators=(",", ":"))``).  A numba player's run (``simcore.numba_players``) gives
+    its seats ``user``, its logged actions ``script`` (``simcore.records.scripted``) and
+    the games' final states ``finals`` (their rounds and outcomes: the first pass)."""
     r = rules_array(rules)
     ids = np.asarray(policy_ids, dtype=np.int64)
     n, h = rules["players"], rules["hand_size"]
-    rounds = np.zeros(count, dtype=np.int32)
-    winner = np.zeros(count, dtype=np.int8)
-    bust = np.zeros(count, dtype=np.uint8)
-    unfinished = np.zeros(count, dtype=np.bool_)
     run = (r, ids, np.uint64(seed), start)
-    outs = (rounds, np.zeros((count, n), np.int32), winner, bust, unfinished,
-            np.zeros(count, dtype=np.int8))
-    if uses_search(ids):    # searching players: one game a thread, with the decisions
-        drive(play_batch_search, play_search_rows, run, count, *outs,
-              np.zeros(count, dtype=np.int64))
+    if finals is None:
+        rounds = np.zeros(count, dtype=np.int32)
+        winner = np.zeros(count, dtype=np.int8)
+        bust = np.zeros(count, dtype=np.uint8)
+        unfinished = np.zeros(count, dtype=np.bool_)
+        outs = (rounds, np.zeros((count, n), np.int32), winner, bust, unfinished,
+                np.zeros(count, dtype=np.int8))
+        if uses_search(ids):    # searching players: one game a thread, with the decisions
+            drive(play_batch_search, play_search_rows, run, count, *outs,
+                  np.zeros(count, dtype=np.int64))
+        else:
+            drive(play_batch, play_rows, run, count, *outs)
     else:
-        drive(play_batch, play_rows, run, count, *outs)
+        rounds, winner = finals[:, S_ROUND], finals[:, S_WINNER]
+        bust, unfinished = finals[:, S_BUST], finals[:, S_UNFINISHED] != 0
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(rounds, out=offsets[1:])
     total = int(offsets[-1])
     log = np.zeros((total, LOG_WIDTH), dtype=np.int64)
     seats = np.zeros((total, n * h), dtype=np.int8)
     cards = np.zeros((total, n * h), dtype=np.int8)
-    drive(play_logged, play_logged_rows, run, count, offsets, log, seats, cards,
-          np.uint64(deck_mask(rules["values"])))
+    drive(play_logged, play_logged_rows, run[:2] + scripted(n, count, user, script) + run[2:],
+          count, offsets, log, seats, cards, np.uint64(deck_mask(rules["values"])))
     # C order whatever the count (a transposed stack is Fortran order: a second compile)
     games = np.stack([winner, bust, unfinished], axis=1).astype(np.int64)
     sep = (",", ":")

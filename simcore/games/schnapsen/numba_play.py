@@ -6,7 +6,7 @@ from numba import njit
 
 from ...numba_kernels import NumbaKernels
 from .engine import apply_action, deal_over, game_over, init_game, next_deal, to_move
-from .play import N_DEAL_COLUMNS, _match_out, write_row
+from .play import MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, _match_out, write_row
 from .policies import PIMC, choose_w
 from .rules import max_deals
 from .solver import W_COLS, new_work_rows
@@ -79,4 +79,5 @@ def kernels(rules, chunk) -> NumbaKernels:
         return chunk(start, flat, deals, winner, first_dealer, left)
 
     return NumbaKernels(start, advance, view, apply, scratch,
-                        (max_deals(rules), N_DEAL_COLUMNS, np.int16), tables)
+                        (max_deals(rules), N_DEAL_COLUMNS, np.int16), tables,
+                        max_deals(rules) * MAX_DEAL_ACTIONS)

@@ -144,18 +144,25 @@ def _log_start(st, log):
 
 
 @njit(cache=True, _nrt=False)
-def play_match_logged(r, policies, seed, index, st, rows, log, acts, work):
+def play_match_logged(r, policies, user, script, seed, index, st, rows, log, acts, work):
     """``play_match`` that also keeps each deal's start (``log[d]``, with the number of
     its actions) and the match's actions one after the other (``acts``, seat * 32 +
-    code; the implicit ``pass`` after the last trick is left out, as in a record)."""
+    code; the implicit ``pass`` after the last trick is left out, as in a record).  The
+    seats with ``user[p]`` (a numba player's) play the actions of ``script`` in turn
+    (its every decision, as the players' batch loop logged them)."""
     init_game(r, st, seed, index)
     nd = 0
     na = 0
     first = 0
+    k = 0
     _log_start(st, log[0])
     while True:
         p = to_move(st)
-        a = choose_w(r, st, policies[p], work)
+        if user[p]:
+            a = np.int64(script[k])
+            k += 1
+        else:
+            a = choose_w(r, st, policies[p], work)
         if a != A_PASS:
             acts[na] = p * 32 + a
             na += 1
@@ -172,30 +179,32 @@ def play_match_logged(r, policies, seed, index, st, rows, log, acts, work):
 
 
 @njit(cache=True)
-def play_logged_block(r, policies, seed, start, lo, hi, deal_rows, logs, acts, deals, winner,
-                      left):
-    """Matches ``start+lo .. start+hi-1`` one after the other, with their action logs."""
+def play_logged_block(r, policies, user, script, seed, start, lo, hi, deal_rows, logs, acts,
+                      deals, winner, left):
+    """Matches ``start+lo .. start+hi-1`` one after the other, with their action logs
+    (``user``, ``script``: see ``play_match_logged``; match ``g`` plays ``script[g]``)."""
     st = np.empty(N_STATE, dtype=np.int64)
     search = False
     for p in range(len(policies)):
         search |= policies[p] & 7 == PIMC
     work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
     for g in range(lo, hi):
-        deals[g] = play_match_logged(r, policies, seed, start + g, st, deal_rows[g], logs[g],
-                                     acts[g], work)
+        deals[g] = play_match_logged(r, policies, user, script[g], seed, start + g, st,
+                                     deal_rows[g], logs[g], acts[g], work)
         winner[g] = match_winner(st)
         left[g, 0] = st[S_MATCH]
         left[g, 1] = st[S_MATCH + 1]
 
 
 @njit(cache=True, parallel=True)
-def play_logged(r, policies, seed, start, count, deal_rows, logs, acts, deals, winner,
-                left):
+def play_logged(r, policies, user, script, seed, start, count, deal_rows, logs, acts, deals,
+                winner, left):
     """Matches ``start .. start+count-1`` in parallel, with their action logs (a few
     matches are cheaper through ``play_logged_block`` alone: no threads to wake)."""
     for b in prange((count + BLOCK - 1) // BLOCK):
-        play_logged_block(r, policies, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),
-                          deal_rows, logs, acts, deals, winner, left)
+        play_logged_block(r, policies, user, script, seed, start, b * BLOCK,
+                          min(count, (b + 1) * BLOCK), deal_rows, logs, acts, deals, winner,
+                          left)
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one int64

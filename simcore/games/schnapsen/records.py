@@ -14,7 +14,7 @@ import numpy as np
 
 from ...text import counted
 from ...errors import TricksimError
-from ...records import check_common, fail, require, require_same
+from ...records import check_common, fail, require, require_same, scripted
 from .cards import DECK_MASK, RANKS, SUITS, card_name, mask_of, parse_card, parse_suit
 from .engine import (A_CLAIM, A_CLOSE, A_EXCHANGE, A_MARRIAGE, A_PASS, A_RESIGN, AFTER_LAST,
                      LEAD, N_STATE, OVER, REASONS, S_CLOSER, S_DEAL, S_DEALER, S_FIRST_DEALER,
@@ -84,9 +84,11 @@ def describe(code: int) -> str:
 
 
 # ----- records from the batch kernel ---------------------------------------------------
-def play_logged_arrays(rules, policy_ids, seed, start, count) -> tuple:
+def play_logged_arrays(rules, policy_ids, seed, start, count, user=None, script=None) -> tuple:
     """Matches ``start .. start+count-1`` of run ``seed`` played by the logging kernel:
-    (deals, winner, match points left, deal rows, deal starts, actions)."""
+    (deals, winner, match points left, deal rows, deal starts, actions).  ``user``,
+    ``script``: the seats of a numba player and each match's actions of it, as the
+    players' batch loop logged them (``simcore.numba_players``); none by default."""
     md = max_deals(rules)
     rows = np.zeros((count, md, N_DEAL_COLUMNS), np.int16)
     logs = np.zeros((count, md, LOG_START), np.int64)
@@ -94,7 +96,9 @@ def play_logged_arrays(rules, policy_ids, seed, start, count) -> tuple:
     deals = np.zeros(count, np.int16)
     winner = np.zeros(count, np.int8)
     left = np.zeros((count, 2), np.int16)
-    args = (rules_array(rules), np.asarray(policy_ids, np.int64), np.uint64(seed), start)
+    user, script = scripted(2, count, user, script)
+    args = (rules_array(rules), np.asarray(policy_ids, np.int64), user, script,
+            np.uint64(seed), start)
     if count <= BLOCK:   # a few matches: no threads to wake
         play_logged_block(*args, 0, count, rows, logs, acts, deals, winner, left)
     else:
@@ -102,10 +106,12 @@ def play_logged_arrays(rules, policy_ids, seed, start, count) -> tuple:
     return deals, winner, left, rows, logs, acts
 
 
-def build_record_lines(rules, policies, policy_ids, seed, start, count) -> bytes:
+def build_record_lines(rules, policies, policy_ids, seed, start, count, user=None,
+                       script=None) -> bytes:
     """The records of matches ``start .. start+count-1`` as JSON Lines (UTF-8 bytes), each
-    exactly ``json.dumps(record, separators=(",", ":"))`` and a newline."""
-    logged = play_logged_arrays(rules, policy_ids, seed, start, count)
+    exactly ``json.dumps(record, separators=(",", ":"))`` and a newline (``user``,
+    ``script``: see ``play_logged_arrays``)."""
+    logged = play_logged_arrays(rules, policy_ids, seed, start, count, user, script)
     return record_lines(rules, policies, seed, start, logged)
 
 

@@ -9,7 +9,7 @@ from ...numba_kernels import NumbaKernels
 from .engine import (ST_TO_MOVE, apply_action, deal_over, game_over, init_game,
                      next_deal_into)
 from .pimc import choose_w
-from .play import D_FIELDS, searching, write_row
+from .play import D_FIELDS, MAX_ACTIONS, searching, write_row
 from .solver import W_COLS, new_work_rows
 from .vector import _emit
 
@@ -68,4 +68,5 @@ def kernels(rules, chunk) -> NumbaKernels:
                      np.zeros(count, np.int64))
 
     return NumbaKernels(start, advance, view, apply, scratch, (rules["deals"], D_FIELDS,
-                                                                np.int64), tables)
+                                                                np.int64), tables,
+                        rules["deals"] * MAX_ACTIONS)

@@ -67,15 +67,18 @@ def _log_start(st, slog):
 # numba compiled (and optimised) the game three times over; one call per game costs
 # nothing measurable, and a cold cache compiles the Wendish kernels in about 40% less time.
 @njit(cache=True)
-def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log, work, sdec):
+def play_game(r, policies, user, script, seed, index, dout, st, deck, slog, alog, do_log,
+              work, sdec):
     """Play game ``index`` of run ``seed``: one row of ``dout`` per deal; with
     ``do_log`` each deal's start into ``slog[d]`` and its actions into ``alog[d]``.
     ``st``, ``deck``: scratch (a state, 32 ints); ``work``: the solver's scratch space
     (one row when nobody searches); ``sdec[0]`` counts the searching players'
-    decisions."""
+    decisions.  The seats with ``user[p]`` (a numba player's) play the actions of
+    ``script`` in turn (its every decision, as the players' batch loop logged them)."""
     init_game(r, st, seed, index)
     d = 0
     nact = 0
+    k = 0
     if do_log:
         _log_start(st, slog[0])
     while True:
@@ -92,10 +95,14 @@ def play_game(r, policies, seed, index, dout, st, deck, slog, alog, do_log, work
                 _log_start(st, slog[d])
         else:
             p = st[ST_TO_MOVE]
-            pid = policies[p]
-            if pid & 7 == PIMC:
-                sdec[0] += 1
-            a = choose_w(r, st, pid, work)
+            if user[p]:
+                a = np.int64(script[k])
+                k += 1
+            else:
+                pid = policies[p]
+                if pid & 7 == PIMC:
+                    sdec[0] += 1
+                a = choose_w(r, st, pid, work)
             if do_log:
                 alog[d, nact] = (p << LOG_SHIFT) | a
                 nact += 1
@@ -113,7 +120,8 @@ def searching(policies):
 
 
 @njit(cache=True, inline="always")
-def _one_game(rules, policies, seed, index, dout, slog, alog, logged, search, sdec):
+def _one_game(rules, policies, user, script, seed, index, dout, slog, alog, logged, search,
+              sdec):
     """Game ``index`` on its own state, deck and search space (``play_game``): the
     body of ``play_batch`` and ``play_logged``, one game a task."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -121,8 +129,8 @@ def _one_game(rules, policies, seed, index, dout, slog, alog, logged, search, sd
     work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
     # bool(): a plain bool, not the caller's literal True/False, so that numba compiles
     # play_game once for both callers (a literal argument is a specialization of its own)
-    play_game(rules, policies, seed, index, dout, st, deck, slog, alog, bool(logged), work,
-              sdec)
+    play_game(rules, policies, user, script, seed, index, dout, st, deck, slog, alog,
+              bool(logged), work, sdec)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -132,21 +140,25 @@ def play_batch(rules, policies, seed, start, count, dout, sdec):
     searching players' decisions in game g."""
     nd = rules[R_DEALS]
     search = searching(policies)
+    user = np.zeros(len(policies), dtype=np.bool_)     # no numba player's seat: read only
+    script = np.zeros(0, dtype=np.int16)
     for g in prange(count):
-        _one_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd],
+        _one_game(rules, policies, user, script, seed, start + g, dout[g * nd:(g + 1) * nd],
                   np.zeros((1, L_FIELDS), dtype=np.int64), np.zeros((1, 1), dtype=np.int16),
                   False, search, sdec[g:g + 1])
 
 
 @njit(cache=True, parallel=True)
-def play_logged(rules, policies, seed, start, count, dout, slog, alog):
+def play_logged(rules, policies, user, script, seed, start, count, dout, slog, alog):
     """``play_batch`` that also logs every deal: ``slog[g, d]`` its start (``L_*``),
-    ``alog[g, d, k]`` its k-th action as ``seat << LOG_SHIFT | code``."""
+    ``alog[g, d, k]`` its k-th action as ``seat << LOG_SHIFT | code`` (``user``,
+    ``script``: see ``play_game``; game ``g`` plays ``script[g]``)."""
     nd = rules[R_DEALS]
     search = searching(policies)
     for g in prange(count):
-        _one_game(rules, policies, seed, start + g, dout[g * nd:(g + 1) * nd], slog[g],
-                  alog[g], True, search, np.zeros(1, dtype=np.int64))
+        _one_game(rules, policies, user, script[g], seed, start + g,
+                  dout[g * nd:(g + 1) * nd], slog[g], alog[g], True, search,
+                  np.zeros(1, dtype=np.int64))
 
 
 # --summary-only: the chunk's aggregates summed inside the kernel, one int64
@@ -170,12 +182,13 @@ def agg_width(n_contracts) -> int:
 
 
 @njit(cache=True)
-def _game_acc(r, policies, seed, index, dout, st, deck, slog, alog, gsum, normal, k, acc,
-              work, sdec):
+def _game_acc(r, policies, user, script, seed, index, dout, st, deck, slog, alog, gsum,
+              normal, k, acc, work, sdec):
     """Play game ``index`` (its deal rows into ``dout``, as the table path writes them)
-    and add its figures to ``acc``."""
+    and add its figures to ``acc`` (``user``, ``script``: no numba player's seat)."""
     nd = r[R_DEALS]
-    play_game(r, policies, seed, index, dout, st, deck, slog, alog, bool(False), work, sdec)
+    play_game(r, policies, user, script, seed, index, dout, st, deck, slog, alog, bool(False),
+              work, sdec)
     n = st[ST_N]
     for p in range(4):
         gsum[p] = 0
@@ -239,7 +252,9 @@ def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc
         local = np.zeros(acc.shape[1], dtype=np.int64)
         work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
         sdec = np.zeros(1, dtype=np.int64)
+        user = np.zeros(len(policies), dtype=np.bool_)
+        script = np.zeros(0, dtype=np.int16)
         for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
-            _game_acc(rules, policies, seed, start + g, dout, st, deck, slog, alog, gsum,
-                      normal, n_contracts, local, work, sdec)
+            _game_acc(rules, policies, user, script, seed, start + g, dout, st, deck, slog,
+                      alog, gsum, normal, n_contracts, local, work, sdec)
         acc[b, :] = local

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...text import counted
 from ...errors import TricksimError
-from ...records import check_common, fail, parse_cards, require, require_same
+from ...records import check_common, fail, parse_cards, require, require_same, scripted
 from .cards import (BLACK_QUEENS, N_CARDS, SUITS, V_OFFICERS, VARIANT_DECK, VARIANT_HAND,
                     VARIANT_SKAT, card_name, mask_of, parse_card)
 from .engine import (A_DISCARD, A_FIRST_TRICK, A_PASS, A_PICKUP, A_PLAY, A_QUIET, A_SOLO,
@@ -153,15 +153,17 @@ def state_end(st) -> dict:
 
 
 # ----- records from the logging batch loop ----------------------------------------
-def _logged_run(rules, policy_ids, seed, start, count):
+def _logged_run(rules, policy_ids, seed, start, count, user=None, script=None):
     """One parallel logging run: (result rows, per-deal action counts, action logs,
-    card orders as (count, deals, 32) card ids)."""
+    card orders as (count, deals, 32) card ids); ``user``, ``script``: a numba player's
+    seats and its logged actions (``simcore.records.scripted``), none by default."""
     nd = rules["deals"]
     dout = np.zeros((count * nd, D_FIELDS), dtype=np.int64)
     slog = np.zeros((count, nd, L_FIELDS), dtype=np.int64)
     alog = np.zeros((count, nd, MAX_ACTIONS), dtype=np.int16)
-    play_logged(rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
-                start, count, dout, slog, alog)
+    ids = np.asarray(policy_ids, dtype=np.int64)
+    play_logged(rules_array(rules), ids, *scripted(len(ids), count, user, script),
+                np.uint64(seed), start, count, dout, slog, alog)
     # the packed card-order words' bytes, little-endian, are the cards in order
     words = np.ascontiguousarray(slog[:, :, L_DECK:L_DECK + 4]).astype("<i8")
     decks = words.view(np.uint8).reshape(count, nd, 32)
@@ -241,18 +243,21 @@ _LOGGED_TEXT = [None if x is None else _dumps(list(x)) for x in _LOGGED]
 _BOOL = ("false", "true")
 
 
-def build_jsonl(rules, policies, policy_ids, seed, start, count) -> list[str]:
+def build_jsonl(rules, policies, policy_ids, seed, start, count, user=None,
+                script=None) -> list[str]:
     """``build_records`` as JSON text, one compact line per record (without the
     newline), exactly ``json.dumps(record, separators=(",", ":"))``, written straight
-    from the logs (several times faster than building dicts and dumping them)."""
-    return _without_gc(lambda: _text_records(rules, policies, policy_ids, seed, start, count))
+    from the logs (several times faster than building dicts and dumping them);
+    ``user``, ``script``: a numba player's seats and logged actions (``_logged_run``)."""
+    return _without_gc(lambda: _text_records(rules, policies, policy_ids, seed, start, count,
+                                             user, script))
 
 
-def _text_records(rules, policies, policy_ids, seed, start, count):
+def _text_records(rules, policies, policy_ids, seed, start, count, user=None, script=None):
     n = seats_of(rules)
     nd = rules["deals"]
     variant = variant_index(rules)
-    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count)
+    rows, nact, alog, decks = _logged_run(rules, policy_ids, seed, start, count, user, script)
     hands_l, other_l = _start_cards(variant, n, decks, _QUOTED)
     officers = is_officers(rules)
     head = (f'{{"game":"wendish","rules":{_dumps(rules.to_dict())},"seed":{int(seed)},'
