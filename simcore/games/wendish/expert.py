@@ -256,11 +256,18 @@ def model_card(r, st, models):
     k = card_features(r, st, acts, feats, ctx)
     if k == 1:
         return acts[0]
+    # the context's numbers that are not 0 (about half are 0): the sums skip the rest
+    cz = np.empty(N_CONTEXT, dtype=np.int64)
+    mc = 0
+    for b in range(N_CONTEXT):
+        if ctx[b] != 0.0:
+            cz[mc] = b
+            mc += 1
     v = np.zeros(N_CARD, dtype=np.float64)
     for a in range(N_CARD):
         s = 0.0
-        for b in range(N_CONTEXT):
-            s += w[a, b] * ctx[b]
+        for q in range(mc):
+            s += w[a, cz[q]] * ctx[cz[q]]
         v[a] = s
     # the hidden units in use (output weight not 0) and their context part
     units = np.empty(N_HIDDEN, dtype=np.int64)
@@ -269,8 +276,8 @@ def model_card(r, st, models):
     for j in range(N_CARD, w.shape[0]):
         if w[j, OUT] != 0.0:
             s = 0.0
-            for b in range(N_CONTEXT):
-                s += w[j, b] * ctx[b]
+            for q in range(mc):
+                s += w[j, cz[q]] * ctx[cz[q]]
             units[nu] = j
             hc[nu] = s
             nu += 1
