@@ -47,20 +47,23 @@ sys.path.insert(0, str(ROOT))
 
 from simcore.games.wendish import GAME  # noqa: E402
 from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS,  # noqa: E402
-                                          MAX_CARDS, MODEL_OF, N_CARD, N_CONTEXT,
-                                          VARIANTS,
+                                          MAX_CARDS, MODEL_OF, MODEL_SHAPE, N_CARD,
+                                          N_CONTEXT, N_HIDDEN, OUT, VARIANTS,
                                           load_model, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores,  # noqa: E402
                                              new_rows, rows_features)
+from simcore.games.wendish.engine import ST_NTRICKS, ST_TRICKS_DONE  # noqa: E402
 from simcore.games.wendish.rules import R_PLAYERS, rules_array  # noqa: E402
 from simcore.games.wendish.solver import new_work  # noqa: E402
 
 HOLD_OUT = 5            # deals with index % HOLD_OUT == HOLD_OUT - 1 are held out
 
 
-def chunk_path(variant, seed, worlds, start, count):
-    """Where the rows of deals ``start .. start+count-1`` are cached."""
-    return RESULTS / f"expert_wendish_data_{variant}_{seed}_{worlds}_{start}_{count}.npz"
+def chunk_path(variant, seed, worlds, start, count, tricks=EXPERT_TRICKS):
+    """Where the rows of deals ``start .. start+count-1`` are cached (rows before the
+    last ``tricks`` tricks; the expert's own window unnamed)."""
+    t = "" if tricks == EXPERT_TRICKS else f"_t{tricks}"
+    return RESULTS / f"expert_wendish_data_{variant}_{seed}_{worlds}{t}_{start}_{count}.npz"
 
 
 def variant_rules(variant):
@@ -68,7 +71,7 @@ def variant_rules(variant):
     return rules_array(GAME.build_rules(assignments=[f"variant={variant}", "deals=1"]))
 
 
-def generate(variant, seed, deals, worlds, chunk):
+def generate(variant, seed, deals, worlds, chunk, tricks=EXPERT_TRICKS):
     """The rows of ``deals`` deals (module doc, part 1), each with its deal's index,
     chunk by chunk (a chunk's rows are cached: a longer run reuses them)."""
     rules = variant_rules(variant)
@@ -77,14 +80,14 @@ def generate(variant, seed, deals, worlds, chunk):
     t0 = time.process_time()
     for start in range(0, deals, chunk):
         cnt = min(chunk, deals - start)
-        path = chunk_path(variant, seed, worlds, start, cnt)
+        path = chunk_path(variant, seed, worlds, start, cnt, tricks)
         if path.exists():
             d = np.load(path)
             parts.append({k: d[k] for k in d.files})
             continue
         states, score, nleg, target, deal = new_rows(cnt)
-        n = imitation_rows(rules, seed, start, cnt, worlds, work, states, score, nleg,
-                           target, deal)
+        n = imitation_rows(rules, seed, start, cnt, worlds, tricks, work, states, score,
+                           nleg, target, deal)
         part = dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                     target=target[:n], deal=deal[:n])
         tmp = path.with_suffix(".tmp.npz")
@@ -109,8 +112,9 @@ def with_features(rules, d):
 
 
 def heuristic_weights():
-    """Weights that play the heuristic's card: 1 on its feature (0) times the bias (0)."""
-    w = np.zeros((N_CARD, N_CONTEXT))
+    """Weights that play the heuristic's card: 1 on its feature (0) times the bias (0),
+    no hidden unit (expert.MODEL_SHAPE)."""
+    w = np.zeros(MODEL_SHAPE)
     w[0, 0] = 1.0
     return w
 
@@ -133,41 +137,88 @@ def targets(d, temperature):
 WORLDS_OF = [8]
 
 
-def fit(d, y, l2):
-    """W minimizing the mean cross-entropy of softmax(f @ W @ x) over the legal cards
-    against ``y`` plus ``l2`` |W - heuristic_weights()|^2 (L-BFGS from the heuristic)."""
+def unpack(w, hidden):
+    """The parts of packed weights (expert.MODEL_SHAPE's layout): the bilinear W, the
+    hidden units' context weights C, card weights A and output weights o."""
+    h = slice(N_CARD, N_CARD + hidden)
+    return (w[:N_CARD, :N_CONTEXT], w[h, :N_CONTEXT], w[h, N_CONTEXT:OUT], w[h, OUT])
+
+
+def model_scores(d, w, hidden=N_HIDDEN):
+    """Every legal card's score (expert.model_card's) under packed weights ``w``, and the
+    hidden units' pre-activations (rows x cards x units)."""
+    f = d["feats"].astype(np.float64)
+    x = d["ctx"].astype(np.float64)
+    bw, c, a, o = unpack(w, hidden)
+    s = np.einsum("ija,ia->ij", f, x @ bw.T)
+    z = (x @ c.T)[:, None, :] + f @ a.T
+    return s + np.maximum(z, 0.0) @ o, z
+
+
+def fit(d, y, l2, hidden=0, start=None, l2_hidden=1e-4, maxiter=2000, seed=0):
+    """Packed weights (expert.MODEL_SHAPE) minimizing the mean cross-entropy of the
+    model's softmax over the legal cards against ``y`` plus ``l2`` |W - heuristic W|^2
+    and ``l2_hidden`` times the hidden units' squared weights, by scipy's L-BFGS: from
+    ``start`` (default the heuristic's weights), its bilinear part kept and ``hidden``
+    units drawn from a generator of ``seed`` (deterministic: the same data give the
+    same weights). Returns (weights, loss, iterations)."""
     from scipy.optimize import minimize
     f = d["feats"].astype(np.float64)
     x = d["ctx"].astype(np.float64)
     m = f.shape[1]
     valid = np.arange(m)[None, :] < d["nleg"][:, None]
     w0 = heuristic_weights()
+    init = (w0 if start is None else start).copy()
+    init[N_CARD:] = 0.0
+    if hidden:
+        rng = np.random.default_rng(seed)
+        init[N_CARD:N_CARD + hidden, :OUT] = rng.normal(0.0, 0.3, (hidden, OUT))
+        init[N_CARD:N_CARD + hidden, OUT] = rng.normal(0.0, 0.05, hidden)
     n = len(x)
+    mask = np.zeros(MODEL_SHAPE, dtype=bool)
+    mask[:N_CARD, :N_CONTEXT] = True
+    mask[N_CARD:N_CARD + hidden, :] = True
+    reg = np.where(np.arange(MODEL_SHAPE[0])[:, None] < N_CARD, l2, l2_hidden)
+    anchor = np.where(np.arange(MODEL_SHAPE[0])[:, None] < N_CARD, w0, 0.0)
+
+    def full(flat):
+        w = init.copy()
+        w[mask] = flat
+        return w
 
     def loss(flat):
-        w = flat.reshape(N_CARD, N_CONTEXT)
-        s = np.einsum("ija,ia->ij", f, x @ w.T)
+        w = full(flat)
+        s, z = model_scores(d, w, hidden)
         s = np.where(valid, s, -np.inf)
         mx = s.max(axis=1, keepdims=True)
         e = np.exp(s - mx)
-        z = e.sum(axis=1, keepdims=True)
-        p = e / z
-        logp = np.where(valid, s - mx - np.log(z), 0.0)
-        dw = w - w0
-        val = -(y * logp).sum() / n + l2 * (dw * dw).sum()
-        g = np.einsum("ia,ib->ab", np.einsum("ija,ij->ia", f, p - y), x) / n + 2 * l2 * dw
-        return val, g.ravel()
-    res = minimize(loss, w0.ravel(), jac=True, method="L-BFGS-B",
-                   options={"maxiter": 2000})
-    return res.x.reshape(N_CARD, N_CONTEXT), float(res.fun), int(res.nit)
+        zs = e.sum(axis=1, keepdims=True)
+        p = e / zs
+        logp = np.where(valid, s - mx - np.log(zs), 0.0)
+        dw = (w - anchor) * mask
+        val = -(y * logp).sum() / n + (reg * dw * dw).sum()
+        gs = np.where(valid, p - y, 0.0) / n                      # d loss / d score
+        g = np.zeros(MODEL_SHAPE)
+        g[:N_CARD, :N_CONTEXT] = np.einsum("ia,ib->ab", np.einsum("ija,ij->ia", f, gs), x)
+        if hidden:
+            _, _, _, o = unpack(w, hidden)
+            act = np.maximum(z, 0.0)
+            g[N_CARD:N_CARD + hidden, OUT] = np.einsum("ijh,ij->h", act, gs)
+            dz = gs[:, :, None] * (z > 0) * o[None, None, :]
+            g[N_CARD:N_CARD + hidden, :N_CONTEXT] = dz.sum(axis=1).T @ x
+            g[N_CARD:N_CARD + hidden, N_CONTEXT:OUT] = np.einsum("ijh,ija->ha", dz, f)
+        g += 2 * reg * dw
+        return val, g[mask]
+    res = minimize(loss, init[mask], jac=True, method="L-BFGS-B",
+                   options={"maxiter": maxiter})
+    return full(res.x), float(res.fun), int(res.nit)
 
 
 def evaluate(d, w):
-    """How often the model with weights ``w`` plays pimc's card, and its mean regret:
-    pimc's mean score of its own card minus that of the model's (tariff units a
+    """How often the model with packed weights ``w`` plays pimc's card, and its mean
+    regret: pimc's mean score of its own card minus that of the model's (tariff units a
     decision)."""
-    s = np.einsum("ija,ia->ij", d["feats"].astype(np.float64),
-                  d["ctx"].astype(np.float64) @ w.T)
+    s, _ = model_scores(d, w)
     m = s.shape[1]
     valid = np.arange(m)[None, :] < d["nleg"][:, None]
     pick = np.where(valid, s, -np.inf).argmax(axis=1)
@@ -241,12 +292,26 @@ def main():
     ap.add_argument("--search-tricks", type=int, default=EXPERT_TRICKS,
                     help="the edges' search window (the shipped expert's: default)")
     ap.add_argument("--search-worlds", type=int, default=EXPERT_WORLDS)
+    ap.add_argument("--hidden", type=int, default=0,
+                    help=f"hidden units (0..{N_HIDDEN}) fitted after the bilinear model")
+    ap.add_argument("--l2-hidden", type=float, default=1e-4)
+    ap.add_argument("--maxiter", type=int, default=2000, help="L-BFGS iterations a fit")
+    ap.add_argument("--data-tricks", type=int, default=None,
+                    help="rows before the last T tricks (default: --search-tricks); a "
+                         "smaller T also gives the rows of the larger window")
     a = ap.parse_args()
     for name in ("deals", "worlds", "chunk", "edge_seed", "search_worlds"):
         if getattr(a, name) < (0 if name == "edge_seed" else 1):
             ap.error(f"--{name.replace('_', '-')} must be positive, got {getattr(a, name)}")
     if not 0 <= a.search_tricks <= 16:
         ap.error(f"--search-tricks must be 0..16, got {a.search_tricks}")
+    if not 0 <= a.hidden <= N_HIDDEN:
+        ap.error(f"--hidden must be 0..{N_HIDDEN}, got {a.hidden}")
+    if a.data_tricks is None:
+        a.data_tricks = a.search_tricks
+    if not 0 <= a.data_tricks <= a.search_tricks:
+        ap.error(f"--data-tricks must be 0..--search-tricks ({a.search_tricks}), "
+                 f"got {a.data_tricks}")
     if a.edge_only:
         if a.edge_deals < 2:
             ap.error("--edge-only needs --edge-deals of 2 or more")
@@ -262,19 +327,29 @@ def main():
         return
     WORLDS_OF[0] = a.worlds
     t0 = time.process_time()
-    d = generate(a.variant, a.seed, a.deals, a.worlds, a.chunk)
+    d = generate(a.variant, a.seed, a.deals, a.worlds, a.chunk, a.data_tricks)
     t_data = time.process_time() - t0
     if a.data_only:
         return
+    # the rows of the scorer's decisions: before the searched last tricks
+    st = d["states"]
+    d = {k: v[st[:, ST_NTRICKS] - st[:, ST_TRICKS_DONE] > a.search_tricks]
+         for k, v in d.items()}
     train, test = split(d, False), split(d, True)
-    w, val, nit = fit(train, targets(train, a.temperature), a.l2)
+    y = targets(train, a.temperature)
+    w, val, nit = fit(train, y, a.l2, maxiter=a.maxiter)
+    bilinear = w
+    if a.hidden:
+        w, val, nit2 = fit(train, y, a.l2, a.hidden, w, a.l2_hidden, a.maxiter)
+        nit += nit2
     res = {"command": "python benchmarks/train_expert_wendish.py " + " ".join(sys.argv[1:]),
            "variant": a.variant, "deals": a.deals, "seed": a.seed, "worlds": a.worlds, "l2": a.l2,
-           "temperature": a.temperature, "rows_train": len(train["nleg"]),
+           "temperature": a.temperature, "hidden": a.hidden, "l2_hidden": a.l2_hidden,
+           "search_tricks": a.search_tricks, "rows_train": len(train["nleg"]),
            "rows_held_out": len(test["nleg"]), "data_cpu_seconds_this_run": t_data,
            "loss": val, "iterations": nit,
-           "held_out": {"model": evaluate(test, w), "heuristic": evaluate(test,
-                                                                        heuristic_weights())},
+           "held_out": {"model": evaluate(test, w), "bilinear": evaluate(test, bilinear),
+                        "heuristic": evaluate(test, heuristic_weights())},
            "train": {"model": evaluate(train, w)},
            "note": load_note()}
     if a.edge_deals:
@@ -283,7 +358,7 @@ def main():
             a.edge_seed, a.search_tricks, a.search_worlds)
     out = Path(a.out) if a.out else model_file(a.variant)
     tmp = out.with_suffix(".tmp.npy")
-    np.save(tmp, w)
+    np.save(tmp, w[:N_CARD + a.hidden])
     tmp.rename(out)
     res["weights"] = str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
     path = write(f"expert_wendish_train_{a.variant}", res)

@@ -12,7 +12,8 @@ from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, legal_card
                                           py_init_game, ST_PHASE, ST_TO_MOVE)
 from simcore.games.wendish.cards import V_FOUR, V_OFFICERS, V_THREE
 from simcore.games.wendish.expert import (EXPERT_TRICKS, EXPERT_WORLDS, MAX_CARDS, MODEL,
-                                          MODEL_FILE, N_CARD, N_CONTEXT, VARIANTS,
+                                          MODEL_FILE, MODEL_SHAPE, N_CARD, N_CONTEXT,
+                                          N_HIDDEN, OUT, VARIANTS,
                                           card_features, expert_searches, load_model,
                                           model_card, model_file)
 from simcore.games.wendish.imitation import (imitation_rows, model_deal_scores, new_rows,
@@ -36,19 +37,29 @@ def _card_states(deals, seed=11):
 
 def test_the_shipped_weights_load_with_the_models_shape(tmp_path):
     w = load_model()
-    assert w.shape == (N_CARD, N_CONTEXT) and w.dtype == np.float64
+    assert w.shape == MODEL_SHAPE and w.dtype == np.float64
     assert np.array_equal(w, MODEL[V_FOUR]) and np.isfinite(MODEL).all()
-    assert MODEL_FILE.parent.name == "wendish" and MODEL.shape == (4, N_CARD, N_CONTEXT)
+    assert MODEL_FILE.parent.name == "wendish" and MODEL.shape == (4, *MODEL_SHAPE)
     for v, name in enumerate(VARIANTS):     # every variant's own model (three_sharp: three's)
         assert np.array_equal(MODEL[v], load_model(model_file(name)))
         assert model_file(name).exists()
     assert not np.array_equal(MODEL[V_THREE], MODEL[V_OFFICERS])
     with pytest.raises(ValueError, match="unknown variant 'five'"):
         model_file("five")
-    bad = tmp_path / "bad.npy"
-    np.save(bad, np.zeros((3, 4)))
-    with pytest.raises(ValueError, match="expected float64 weights of shape"):
-        load_model(bad)
+    for shape in [(3, 4), (N_CARD + N_HIDDEN + 1, MODEL_SHAPE[1]), (N_CARD, N_CONTEXT + 1)]:
+        bad = tmp_path / "bad.npy"
+        np.save(bad, np.zeros(shape))
+        with pytest.raises(ValueError, match="expected float64 weights of shape"):
+            load_model(bad)
+    # a bilinear file and one with fewer hidden units are padded with zeros
+    small = tmp_path / "small.npy"
+    np.save(small, np.arange(N_CARD * N_CONTEXT, dtype=np.float64).reshape(N_CARD, N_CONTEXT))
+    got = load_model(small)
+    assert got.shape == MODEL_SHAPE and got[:N_CARD, :N_CONTEXT].sum() == np.load(small).sum()
+    assert not got[N_CARD:].any() and not got[:, N_CONTEXT:].any()
+    np.save(small, np.ones((N_CARD + 2, MODEL_SHAPE[1])))
+    got = load_model(small)
+    assert got[:N_CARD + 2].all() and not got[N_CARD + 2:].any()
 
 
 def test_features_list_the_legal_cards_and_mark_the_heuristics():
@@ -82,9 +93,9 @@ def test_heuristic_weights_play_the_heuristics_card_and_others_differ():
 def test_training_rows_are_pimcs_choices_and_reproducible():
     work = new_work()
     a = new_rows(3)
-    n = imitation_rows(R, 5, 0, 3, 2, work, *a)
+    n = imitation_rows(R, 5, 0, 3, 2, EXPERT_TRICKS, work, *a)
     b = new_rows(3)
-    assert imitation_rows(R, 5, 0, 3, 2, work, *b) == n and n >= 3
+    assert imitation_rows(R, 5, 0, 3, 2, EXPERT_TRICKS, work, *b) == n and n >= 3
     for x, y in zip(a, b):
         assert np.array_equal(x, y)
     states, score, nleg, target, deal = a
@@ -102,7 +113,7 @@ def test_rows_follow_the_pimc_seats_play():
     card there: replay the deal and compare."""
     work = new_work()
     states, score, nleg, target, deal = new_rows(1)
-    n = imitation_rows(R, 6, 0, 1, 2, work, states, score, nleg, target, deal)
+    n = imitation_rows(R, 6, 0, 1, 2, EXPERT_TRICKS, work, states, score, nleg, target, deal)
     feats = np.zeros((n, MAX_CARDS, N_CARD))
     ctx = np.zeros((n, N_CONTEXT))
     rows_features(R, states[:n], feats, ctx)
@@ -144,10 +155,12 @@ def test_model_deal_scores_is_the_shipped_expert_on_paired_deals():
 
 
 def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
+    """The bilinear fit, and the hidden units' fit from it (which lowers the loss and
+    uses only the units asked for), give the same weights twice."""
     from train_expert_wendish import evaluate, fit, heuristic_weights, targets, with_features
     work = new_work()
     states, score, nleg, target, deal = new_rows(8)
-    n = imitation_rows(R, 4, 0, 8, 2, work, states, score, nleg, target, deal)
+    n = imitation_rows(R, 4, 0, 8, 2, EXPERT_TRICKS, work, states, score, nleg, target, deal)
     d = with_features(R, dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                               target=target[:n], deal=deal[:n]))
     y = targets(d, 0.0)
@@ -155,6 +168,42 @@ def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
     w2, loss2, _ = fit(d, y, 1e-3)
     assert np.array_equal(w1, w2) and loss1 == loss2
     assert evaluate(d, w1)["agree"] >= evaluate(d, heuristic_weights())["agree"]
+    h1, hloss1, _ = fit(d, y, 1e-3, 4, w1, 1e-3, 200)
+    h2, hloss2, _ = fit(d, y, 1e-3, 4, w1, 1e-3, 200)
+    assert np.array_equal(h1, h2) and hloss1 == hloss2 and hloss1 < loss1
+    assert h1[N_CARD:N_CARD + 4, OUT].any() and not h1[N_CARD + 4:].any()
+
+
+def test_the_kernels_card_is_the_training_scripts_best_score():
+    """``model_card`` with hidden units plays the card of the highest score the training
+    script computes (``model_scores``: the model the fit optimizes), and a hidden unit
+    changes some choice; zero output weights play the bilinear part alone."""
+    from train_expert_wendish import model_scores
+    rng = np.random.default_rng(3)
+    w = np.zeros(MODEL_SHAPE)
+    w[:N_CARD, :N_CONTEXT] = MODEL[V_FOUR][:N_CARD, :N_CONTEXT]
+    w[N_CARD:] = rng.normal(0, 1.0, (N_HIDDEN, MODEL_SHAPE[1]))
+    w[N_CARD + 3, OUT] = 0.0                   # an unused unit: skipped
+    bil = w.copy()
+    bil[N_CARD:, OUT] = 0.0
+    states = np.array(_card_states(3))
+    d = {"feats": np.zeros((len(states), MAX_CARDS, N_CARD)),
+         "ctx": np.zeros((len(states), N_CONTEXT))}
+    rows_features(R, states, d["feats"], d["ctx"])
+    acts = np.empty(MAX_CARDS, np.int64)
+    f = np.empty((MAX_CARDS, N_CARD))
+    c = np.empty(N_CONTEXT)
+    differ = 0
+    for i, st in enumerate(states):
+        k = card_features(R, st.copy(), acts, f, c)
+        for weights in (w, bil):
+            s, _ = model_scores({"feats": d["feats"][i:i + 1], "ctx": d["ctx"][i:i + 1]},
+                                weights)
+            models = np.repeat(weights[None], len(VARIANTS), axis=0)
+            assert model_card(R, st.copy(), models) == acts[int(np.argmax(s[0, :k]))]
+        differ += model_card(R, st.copy(), np.repeat(w[None], 4, axis=0)) != \
+            model_card(R, st.copy(), np.repeat(bil[None], 4, axis=0))
+    assert differ > 0
 
 
 @pytest.mark.parametrize("preset", ["dreiwendsch", "officers"])

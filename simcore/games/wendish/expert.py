@@ -14,7 +14,10 @@ three_sharp playing three's; rebuilt by ``benchmarks/train_expert_wendish.py
 the Old Ones' choice) it plays as ``heuristic`` (policies.py). The dispatch is
 ``pimc.choose_w``. It reads only what its seat sees.
 
-The model: a card's score is ``f @ W @ x``, ``x`` the decision's context (N_CONTEXT
+The model: a card's score is ``f @ W @ x + sum_j o_j max(0, c_j @ x + a_j @ f)`` (a
+bilinear term and a one-layer network of at most N_HIDDEN units, packed into one
+MODEL_SHAPE array; a variant's file may have fewer units or none), ``x`` the
+decision's context (N_CONTEXT
 numbers: the seat's place in the trick, the trick's points, who holds it and whether
 that holds, the sides as the seat knows them and their card points, who is still to
 play, trumps in and out of its hand, the contract as the seat sees it; Officers: the
@@ -23,9 +26,10 @@ face-up cards of each seat that lie on a face-down one) and ``f`` the card's fea
 the trick now and holds it, whether a higher card of its suit is out, the cards of its
 suit in the hand and outside, known voids of foes and friends in its suit; Officers:
 whether playing it turns a face-down card up and, on lead, how the foe's face-up cards,
-from which it must answer, can answer it); ``card_features`` lists them. W was fitted
-to pimc's choices (a conditional logit over the legal cards with a softmax of pimc's
-values as the target; see the training script).
+from which it must answer, can answer it); ``card_features`` lists them. The weights
+were fitted to pimc's choices (a conditional logit over the legal cards with a softmax
+of pimc's values as the target; the bilinear part first, then the hidden units; see
+the training script).
 """
 from pathlib import Path
 
@@ -47,6 +51,13 @@ EXPERT_WORLDS = 3
 #: sizes of the model's context and card feature vectors (``card_features``)
 N_CONTEXT = 24
 N_CARD = 23
+#: hidden units of the model's one-layer network at most, and the weight array's shape:
+#: rows 0..N_CARD-1 the bilinear W (first N_CONTEXT columns); row N_CARD+j hidden unit
+#: j: its context weights (N_CONTEXT, the bias on the constant context 1), its card
+#: weights (N_CARD) and its output weight (the last column, OUT)
+N_HIDDEN = 16
+MODEL_SHAPE = (N_CARD + N_HIDDEN, N_CONTEXT + N_CARD + 1)
+OUT = N_CONTEXT + N_CARD
 #: the most legal cards of a decision (a hand of Officers' 16 face-up and hidden cards)
 MAX_CARDS = 16
 #: the variants by kernel id (cards.V_FOUR ...), and the one whose model each plays
@@ -66,13 +77,22 @@ MODEL_FILE = model_file("four")
 
 
 def load_model(path=MODEL_FILE):
-    """The learned weights of one variant (N_CARD x N_CONTEXT float64) from ``path``;
-    ValueError when the file does not hold an array of that shape."""
+    """The learned weights of one variant from ``path`` as a MODEL_SHAPE float64 array
+    (module doc): a file of N_CARD + h rows (0 <= h <= N_HIDDEN hidden units) and
+    MODEL_SHAPE[1] columns, or a bilinear model's N_CARD x N_CONTEXT, is padded with
+    zeros (a unit whose output weight is 0 adds nothing and is skipped); ValueError for
+    any other shape or type."""
     w = np.load(path)
-    if w.shape != (N_CARD, N_CONTEXT) or w.dtype != np.float64:
-        raise ValueError(f"{path}: expected float64 weights of shape {(N_CARD, N_CONTEXT)}, "
+    ok = w.dtype == np.float64 and w.ndim == 2 and (
+        w.shape == (N_CARD, N_CONTEXT) or
+        (w.shape[1] == MODEL_SHAPE[1] and N_CARD <= w.shape[0] <= MODEL_SHAPE[0]))
+    if not ok:
+        raise ValueError(f"{path}: expected float64 weights of shape {(N_CARD, N_CONTEXT)} "
+                         f"or (N_CARD + h, {MODEL_SHAPE[1]}) with h <= {N_HIDDEN}, "
                          f"got {w.dtype} {w.shape}")
-    return w
+    out = np.zeros(MODEL_SHAPE)
+    out[:w.shape[0], :w.shape[1]] = w
+    return out
 
 
 #: every variant's weights, MODEL[variant id] (cards.V_FOUR ...), read once at import; a
@@ -226,8 +246,9 @@ def card_features(r, st, acts, feats, ctx):
 
 @njit(cache=True, inline="always")
 def model_card(r, st, models):
-    """The legal card with the highest score ``f @ w @ x`` (module doc; the first on a
-    tie) for the seat to move in card play, ``w = models[variant]`` (MODEL's shape)."""
+    """The legal card with the highest score (module doc: ``f @ W @ x`` plus the hidden
+    units' ``sum_j o_j relu(c_j @ x + a_j @ f)``; the first on a tie) for the seat to
+    move in card play, the weights ``models[variant]`` (MODEL's shape)."""
     w = models[st[ST_VARIANT]]
     acts = np.empty(MAX_CARDS, dtype=np.int64)
     feats = np.empty((MAX_CARDS, N_CARD), dtype=np.float64)
@@ -235,18 +256,50 @@ def model_card(r, st, models):
     k = card_features(r, st, acts, feats, ctx)
     if k == 1:
         return acts[0]
+    # the context's numbers that are not 0 (about half are 0): the sums skip the rest
+    cz = np.empty(N_CONTEXT, dtype=np.int64)
+    mc = 0
+    for b in range(N_CONTEXT):
+        if ctx[b] != 0.0:
+            cz[mc] = b
+            mc += 1
     v = np.zeros(N_CARD, dtype=np.float64)
     for a in range(N_CARD):
         s = 0.0
-        for b in range(N_CONTEXT):
-            s += w[a, b] * ctx[b]
+        for q in range(mc):
+            s += w[a, cz[q]] * ctx[cz[q]]
         v[a] = s
+    # the hidden units in use (output weight not 0) and their context part
+    units = np.empty(N_HIDDEN, dtype=np.int64)
+    hc = np.empty(N_HIDDEN, dtype=np.float64)
+    nu = 0
+    for j in range(N_CARD, w.shape[0]):
+        if w[j, OUT] != 0.0:
+            s = 0.0
+            for q in range(mc):
+                s += w[j, cz[q]] * ctx[cz[q]]
+            units[nu] = j
+            hc[nu] = s
+            nu += 1
     best = 0
     bs = -1e300
+    nz = np.empty(N_CARD, dtype=np.int64)
     for i in range(k):
+        # the card's features that are not 0 (most are 0/1 and about half are 0)
+        m = 0
         s = 0.0
         for a in range(N_CARD):
-            s += feats[i, a] * v[a]
+            if feats[i, a] != 0.0:
+                nz[m] = a
+                m += 1
+                s += feats[i, a] * v[a]
+        for u in range(nu):
+            j = units[u]
+            h = hc[u]
+            for q in range(m):
+                h += w[j, N_CONTEXT + nz[q]] * feats[i, nz[q]]
+            if h > 0.0:
+                s += w[j, OUT] * h
         if s > bs:
             bs = s
             best = i

@@ -2,9 +2,10 @@
 of ``pimc`` play, each with the model's inputs and ``pimc``'s values of every legal card.
 
 ``imitation_rows`` plays one deal per index (rules with ``deals=1``) with the seat
-``index % players`` played by ``pimc`` (``worlds`` worlds; its last EXPERT_TRICKS tricks
-by the expert's own search) and the heuristic everywhere else. At each card decision of
-that seat before the searched tricks with two or more legal cards it writes a row: the
+``index % players`` played by ``pimc`` (``worlds`` worlds; its last ``tricks`` tricks by
+the expert's search, EXPERT_WORLDS worlds) and the heuristic everywhere else. At each
+card decision of that seat before those last tricks with two or more legal cards it
+writes a row: the
 position, pimc's summed deal score of every legal card over its worlds
 (``pimc.pimc_scores``) and the index of the card pimc plays (``pimc.pimc_pick``); the
 model's inputs come from the positions (``rows_features``). Everything is drawn from the game's and the decisions' own streams,
@@ -16,8 +17,7 @@ from numba import njit
 
 from .engine import (P_DONE, P_PLAY, STATE_SIZE, ST_DELTA, ST_N, ST_NTRICKS, ST_PHASE,
                      ST_TO_MOVE, ST_TRICKS_DONE, py_apply, py_init_game)
-from .expert import EXPERT_WORLDS, MAX_CARDS, N_CARD, card_features, expert_searches, \
-    model_card
+from .expert import EXPERT_WORLDS, MAX_CARDS, N_CARD, card_features, model_card
 from .pimc import pimc_choose, pimc_pick, pimc_scores
 from .policies import HEURISTIC, py_choose
 from .rules import R_PLAYERS
@@ -41,8 +41,11 @@ def new_rows(deals):
 
 
 @njit(cache=True)
-def imitation_rows(r, seed, start, count, worlds, work, states, score, nleg, target, deal):
-    """Play deals ``start .. start+count-1`` of run ``seed`` (module doc) and write their
+def imitation_rows(r, seed, start, count, worlds, tricks, work, states, score, nleg, target,
+                   deal):
+    """Play deals ``start .. start+count-1`` of run ``seed`` (module doc; the pimc seat
+    searches its last ``tricks`` tricks as the expert does, the shipped expert's window
+    being EXPERT_TRICKS, and writes rows before them) and write their
     rows from row 0 of the output arrays (``new_rows``: the position, pimc's summed
     score per legal card in ascending card order, the number of legal cards, the index
     of pimc's card, the deal's index); returns the rows written. The model's inputs of
@@ -58,7 +61,7 @@ def imitation_rows(r, seed, start, count, worlds, work, states, score, nleg, tar
             p = st[ST_TO_MOVE]
             if p != seat or st[ST_PHASE] != P_PLAY:
                 a = py_choose(r, st, np.int64(HEURISTIC))
-            elif expert_searches(st):
+            elif st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= tricks:
                 a = pimc_choose(r, st, np.int64(EXPERT_WORLDS), work)  # typed: one compile
             else:
                 k = pimc_scores(r, st, worlds, work, acts, score[row], pts)
