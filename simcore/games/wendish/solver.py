@@ -44,7 +44,8 @@ every variant.  A move copies the row and plays one card.  With
   card are never merged: they change more than the trick);
 * bounds at a trick's start: the first team ends between the points it has and
   all the points still out, narrowed by sure points (a run of the strongest trumps
-  out held by one side falls into tricks that side wins, whenever played);
+  out held by one side falls into tricks that side wins, whenever played; an Officers'
+  face-down card counts for the seat whose face-up card covers it, which plays it later);
 * the last trick played out (every card is forced), and inside a trick a seat
   with a single legal card plays it without a node of its own (node counts leave
   such cards out);
