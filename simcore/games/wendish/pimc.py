@@ -363,9 +363,37 @@ def deal_scores(r, world, seat, table, scratch):
 def _band_search(r, top, work, table):
     """The card points of the first team from ``top``, narrowed by null-window
     searches (bisecting the card-point totals where ``table``, the score by card
-    points, changes) only until the score is known: returns a total with that score."""
+    points, changes) only until the score is known: returns the lowest total with
+    that score (the band's lower edge)."""
+    return _band_search_from(r, top, work, table, np.int64(-1))
+
+
+@njit(cache=True)
+def _band_search_from(r, top, work, table, guess):
+    """``_band_search`` that first tries the band of total ``guess`` (a band's lower
+    edge; -1: none): the searches at its upper and lower edges, then bisection of
+    whatever is still open.  The answer is the band's lower edge whichever searches
+    find it (each one exact), so the guess changes the cost only."""
     lo = 0
     hi = 120
+    if guess >= 0:
+        # the lower edge of the guess's band in this table (another world's sides
+        # may have another table)
+        while guess > 0 and table[guess] == table[guess - 1]:
+            guess -= 1
+        b = guess + 1
+        while b <= 120 and table[b] == table[b - 1]:
+            b += 1
+        if b <= 120:
+            if reaches(r, top, work, b):
+                lo = b
+            else:
+                hi = b - 1
+        if lo < guess <= hi:
+            if reaches(r, top, work, guess):
+                lo = guess
+            else:
+                hi = guess - 1
     marks = np.empty(121, dtype=np.int64)
     while True:
         nb = 0
@@ -427,6 +455,8 @@ def pimc_scores_stop(r, st, worlds, z10, work, acts, score, pts, live):
     t0 = -1
     con = -1
     left = k
+    # each card's band in the world before: the first guess at its band in this one
+    prev = np.full(16, -1, dtype=np.int64)
     for w in range(worlds):
         rng = sample_world(st, seat, rng, world)
         # the score table depends on the world's sides and contract only
@@ -441,7 +471,8 @@ def pimc_scores_stop(r, st, worlds, z10, work, acts, score, pts, live):
             for x in range(STATE_SIZE):
                 top[x] = world[x]
             apply_action(r, top, acts[i])
-            cp = _band_search(r, top, work, table)
+            cp = _band_search_from(r, top, work, table, prev[i])
+            prev[i] = cp
             val[i] = table[cp]
             cps[i] = cp if mine else 120 - cp
         for i in range(k):

@@ -44,7 +44,8 @@ every variant.  A move copies the row and plays one card.  With
   card are never merged: they change more than the trick);
 * bounds at a trick's start: the first team ends between the points it has and
   all the points still out, narrowed by sure points (a run of the strongest trumps
-  out held by one side falls into tricks that side wins, whenever played);
+  out held by one side falls into tricks that side wins, whenever played; an Officers'
+  face-down card counts for the seat whose face-up card covers it, which plays it later);
 * the last trick played out (every card is forced), and inside a trick a seat
   with a single legal card plays it without a node of its own (node counts leave
   such cards out);
@@ -126,6 +127,7 @@ N_WORDS = 20
 # ----- the root's constants (row CONST)
 K_N, K_TRUMP, K_TMASK, K_CBIT, K_OFFICERS, K_DECLARER, K_DEADLINE, K_NTRICKS, K_TAKER, \
     K_DISC_PTS, K_UHASH = range(11)
+K_DOWN_OF = 11          # +p: Officers: the face-down cards under seat p's face-up cards
 K_UNDER = 16            # +c: Officers: the face-down card under face-up card c, else -1
 _ALL = np.uint64(0xFFFFFFFF)
 
@@ -193,6 +195,8 @@ def _load_search_root(r, st, work):
     down = U0
     for c in range(32):
         k[K_UNDER + c] = -1
+    for p in range(4):
+        k[K_DOWN_OF + p] = 0
     if officers:
         for w in range(4):
             h = mix64(h ^ np.uint64(st[ST_UNDER + w]))
@@ -205,6 +209,9 @@ def _load_search_root(r, st, work):
                 k[K_UNDER + sidx[c]] = sidx[u]
                 if ((up >> np.uint64(c)) & U1) != U0:
                     down |= U1 << np.uint64(sidx[u])
+                    for p in range(n):
+                        if ((np.uint64(st[ST_HAND + p]) >> np.uint64(c)) & U1) != U0:
+                            k[K_DOWN_OF + p] |= np.int64(1) << sidx[u]
     k[K_UHASH] = np.int64(h)
     for p in range(4):
         row[N_HAND + p] = np.int64(_to_search(sidx, np.uint64(st[ST_HAND + p]))) if p < n else 0
@@ -354,28 +361,30 @@ def _mask_points(t, m):
 def _top_trumps(row, k):
     """The card points of the strongest trumps still out while one side holds them
     all (a run from the top): they fall into tricks that side wins.  Positive for the
-    first team, negative for the other (0: nobody sure of any; Officers' face-down
-    cards break a run)."""
+    first team, negative for the other (0: nobody sure of any).  Officers' face-down
+    cards count for the seat whose face-up card covers them: it plays them later, and
+    a trump with every stronger one on its own side wins whatever trick it falls in."""
     team0 = row[N_TEAM0]
+    down = np.uint64(row[N_DOWN])
     h0 = U0
     h1 = U0
     for p in range(k[K_N]):
+        h = np.uint64(row[N_HAND + p]) | (down & np.uint64(k[K_DOWN_OF + p]))
         if (team0 >> p) & 1:
-            h0 |= np.uint64(row[N_HAND + p])
+            h0 |= h
         else:
-            h1 |= np.uint64(row[N_HAND + p])
+            h1 |= h
     tm = np.uint64(k[K_TMASK])
-    down = np.uint64(row[N_DOWN]) & tm
-    x = (h0 | h1 | down) & tm
+    x = (h0 | h1) & tm
     top = x & (U0 - x)                  # the strongest trump out (trumps: the low bits)
     sign = 1
     if (top & h1) != U0:
         h0, h1 = h1, h0
         sign = -1
     elif (top & h0) == U0:
-        return 0                        # none out, or a face-down card on top
-    # the holder's trumps above the other side's (or a face-down card's) strongest
-    stop = (h1 & tm) | down
+        return 0                        # none out
+    # the holder's trumps above the other side's strongest
+    stop = h1 & tm
     run = h0 & tm if stop == U0 else h0 & ((stop & (U0 - stop)) - U1)
     return sign * _mask_points(k[K_TRUMP], run)
 
