@@ -136,7 +136,8 @@ def hands() -> None:
 def searching() -> None:
     """Batch runs with searching players (test_conformance, test_batch)."""
     for game, policies in (("schnapsen", ["pimc:worlds=2", "heuristic"]),
-                           ("schadenfreude", ["pimc:worlds=2", "heuristic", "random"])):
+                           ("schadenfreude", ["pimc:worlds=2", "heuristic", "random",
+                                              "random"])):
         g = get_game(game)
         rules = g.build_rules()
         names, _ = g.policy_ids(policies, rules)
