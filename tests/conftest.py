@@ -52,22 +52,30 @@ def pytest_report_header(config):
     return f"numba threads: {numba_threads()}"
 
 _WARM = None
+_LOCKS = None
 
 
 def pytest_sessionstart(session):
     """Start compiling the kernels in a second process (tests/_warm_kernels.py) for a
     whole-suite run, unless TRICKSIM_NO_WARMUP is set: not when files or tests were
     named, or picked with -k (the warm-up compiles every game's kernels, most of which a
-    few files never use, on a core the tests then lack)."""
-    global _WARM
+    few files never use, on a core the tests then lack). The two processes compile a
+    kernel one at a time (tests/compile_locks.py): one that needs a kernel the other is
+    compiling waits for it and loads it from numba's cache."""
+    global _WARM, _LOCKS
     import os
     import subprocess
     import sys
+    import tempfile
     if os.environ.get("TRICKSIM_NO_WARMUP") or session.config.getoption("keyword") \
             or session.config.args_source == pytest.Config.ArgsSource.ARGS:
         return
+    import compile_locks
+    _LOCKS = tempfile.mkdtemp(prefix="tricksim-compile-locks-")
+    compile_locks.install(_LOCKS)
     _WARM = subprocess.Popen([sys.executable, str(Path(__file__).parent / "_warm_kernels.py")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env={**os.environ, "TRICKSIM_COMPILE_LOCKS": _LOCKS})
 
 
 _LOG = None
@@ -142,10 +150,14 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """Stop the warm-up process if it still runs (it only fills the numba cache)."""
+    """Stop the warm-up process if it still runs (it only fills the numba cache) and
+    remove the compile locks' folder."""
     if _WARM is not None and _WARM.poll() is None:
         _WARM.kill()
         _WARM.wait()
+    if _LOCKS is not None:
+        import shutil
+        shutil.rmtree(_LOCKS, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

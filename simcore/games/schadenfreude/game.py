@@ -12,6 +12,19 @@ from .policies import POLICIES
 from .rules import RULEBOOK, rules_array
 
 
+def _games_columns(count: int, n: int) -> dict:
+    """The games table's columns for ``count`` games of ``n`` seats, zeros, in the types
+    the batch loops write (play.py's ``_write_game``)."""
+    return {
+        "rounds": np.zeros(count, np.int32),
+        "scores": np.zeros((count, n), np.int32),
+        "winner": np.zeros(count, np.int8),
+        "bust": np.zeros(count, np.uint8),
+        "unfinished": np.zeros(count, np.bool_),
+        "first_leader": np.zeros(count, np.int8),
+    }
+
+
 class Schadenfreude(Game):
     """Schadenfreude, 3 to 5 players: second-highest wins, pairs cancel, bust above the limit."""
 
@@ -45,14 +58,7 @@ class Schadenfreude(Game):
         if summary_only:
             return {"aggregates": self._kernel_aggregates(rules, policy_ids, seed, start,
                                                           count)}
-        cols = {
-            "rounds": np.zeros(count, np.int32),
-            "scores": np.zeros((count, n), np.int32),
-            "winner": np.zeros(count, np.int8),
-            "bust": np.zeros(count, np.uint8),
-            "unfinished": np.zeros(count, np.bool_),
-            "first_leader": np.zeros(count, np.int8),
-        }
+        cols = _games_columns(count, n)
         drive(play_batch, play_rows,
               (rules_array(rules), np.asarray(policy_ids, dtype=np.int64), np.uint64(seed),
                start), count, cols["rounds"], cols["scores"], cols["winner"], cols["bust"],
@@ -88,14 +94,7 @@ class Schadenfreude(Game):
         """``run_chunk``'s games table played with searching players, and how many
         decisions they took (``search_decisions``)."""
         n = self.seats(rules)
-        cols = {
-            "rounds": np.zeros(count, np.int32),
-            "scores": np.zeros((count, n), np.int32),
-            "winner": np.zeros(count, np.int8),
-            "bust": np.zeros(count, np.uint8),
-            "unfinished": np.zeros(count, np.bool_),
-            "first_leader": np.zeros(count, np.int8),
-        }
+        cols = _games_columns(count, n)
         decisions = np.zeros(count, np.int64)
         # one game is slow enough to be worth a thread of its own (and the run's warm-up
         # call of one game compiles this same kernel)

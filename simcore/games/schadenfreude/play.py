@@ -50,15 +50,19 @@ def _play_round(r, policies, st, obs):
 
 
 @njit(cache=True, inline="always")
-def _game_row(r, policies, seed, index, g, rounds, scores, winner, bust, unfinished,
-              first_leader, st, obs):
-    """Play game ``index`` and write its row ``g`` of the games table."""
+def _play_game(r, policies, seed, index, st, obs):
+    """Play game ``index`` to its end in ``st`` (players that do not search)."""
     init_game(r, st, seed, index)
     while True:
         _play_round(r, policies, st, obs)
         if game_over(st):
             break
         next_deal(r, st)
+
+
+@njit(cache=True, inline="always")
+def _write_game(r, st, g, rounds, scores, winner, bust, unfinished, first_leader):
+    """Row ``g`` of the games table from the game's final state ``st``."""
     rounds[g] = st[S_ROUND]
     for p in range(r[R_PLAYERS]):
         scores[g, p] = st[S_SCORE + p]
@@ -66,6 +70,14 @@ def _game_row(r, policies, seed, index, g, rounds, scores, winner, bust, unfinis
     bust[g] = st[S_BUST]
     unfinished[g] = st[S_UNFINISHED] != 0
     first_leader[g] = st[S_FIRST_LEADER]
+
+
+@njit(cache=True, inline="always")
+def _game_row(r, policies, seed, index, g, rounds, scores, winner, bust, unfinished,
+              first_leader, st, obs):
+    """Play game ``index`` and write its row ``g`` of the games table."""
+    _play_game(r, policies, seed, index, st, obs)
+    _write_game(r, st, g, rounds, scores, winner, bust, unfinished, first_leader)
 
 
 @njit(cache=True)
@@ -124,13 +136,7 @@ def _search_game(r, policies, seed, index, g, rounds, scores, winner, bust, unfi
         if game_over(st):
             break
         next_deal(r, st)
-    rounds[g] = st[S_ROUND]
-    for p in range(r[R_PLAYERS]):
-        scores[g, p] = st[S_SCORE + p]
-    winner[g] = st[S_WINNER]
-    bust[g] = st[S_BUST]
-    unfinished[g] = st[S_UNFINISHED] != 0
-    first_leader[g] = st[S_FIRST_LEADER]
+    _write_game(r, st, g, rounds, scores, winner, bust, unfinished, first_leader)
     decisions[g] = k
 
 
@@ -250,12 +256,7 @@ def _game_acc(r, policies, seed, index, acc, st, obs):
     """Play game ``index`` and add its figures to ``acc`` (the sums of ``aggregate`` on
     the games table: the same values, as the table stores them)."""
     n = r[R_PLAYERS]
-    init_game(r, st, seed, index)
-    while True:
-        _play_round(r, policies, st, obs)
-        if game_over(st):
-            break
-        next_deal(r, st)
+    _play_game(r, policies, seed, index, st, obs)
     rounds = np.int64(np.int32(st[S_ROUND]))
     acc[A_ROUNDS] += rounds
     acc[A_ROUNDS_SQ] += rounds * rounds

@@ -7,8 +7,8 @@ from ..base import Game
 from .contract import ENDINGS, contract
 from .engine import WRONG_CLAIM
 from .play import (A_DEALER_WINS, A_DEALS, A_DEALS_SQ, A_ENDINGS, BLOCK, DEAL_COLUMNS,
-                   N_DEAL_COLUMNS, SEAT_SUMS, _match_out, play_aggregate, play_batch,
-                   play_batch_w, write_row)
+                   N_DEAL_COLUMNS, SEAT_SUMS, _match_out, match_columns, play_aggregate,
+                   play_batch, play_batch_w, write_row)
 from .policies import POLICIES
 from .rules import RULEBOOK, max_deals, rules_array
 
@@ -67,10 +67,7 @@ class Schnapsen(Game):
                                                           count)}
         md = max_deals(rules)
         ra = rules_array(rules)
-        deals = np.zeros(count, np.int16)
-        winner = np.zeros(count, np.int8)
-        first_dealer = np.zeros(count, np.int8)
-        left = np.zeros((count, 2), np.int16)
+        deals, winner, first_dealer, left = match_columns(count)
         searched = np.zeros(count, np.int64)
         parts = []
         step = max(1, _ROW_BUDGET // md)
@@ -100,10 +97,7 @@ class Schnapsen(Game):
     def played_chunk(self, rules, start, scored):
         count = len(scored)
         flat = np.zeros((sum(map(len, scored)), N_DEAL_COLUMNS), np.int16)
-        deals = np.array([len(s) for s in scored], np.int16)
-        winner = np.zeros(count, np.int8)
-        first_dealer = np.zeros(count, np.int8)
-        left = np.zeros((count, 2), np.int16)
+        deals, winner, first_dealer, left = match_columns(count)
         k = 0
         for g, states in enumerate(scored):
             for st in states:               # the kernels' own row writers

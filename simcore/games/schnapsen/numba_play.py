@@ -6,7 +6,7 @@ from numba import njit
 
 from ...numba_kernels import NumbaKernels
 from .engine import apply_action, deal_over, game_over, init_game, next_deal, to_move
-from .play import MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, _match_out, write_row
+from .play import MAX_DEAL_ACTIONS, N_DEAL_COLUMNS, _match_out, match_columns, write_row
 from .policies import PIMC, choose_w
 from .rules import max_deals
 from .solver import W_COLS, new_work_rows
@@ -69,11 +69,7 @@ def kernels(rules, chunk) -> NumbaKernels:
     game.py's, the tables from the deal rows and the matches' figures)."""
 
     def tables(start, rows, nd, finals):
-        count = len(nd)
-        deals = np.zeros(count, np.int16)
-        winner = np.zeros(count, np.int8)
-        first_dealer = np.zeros(count, np.int8)
-        left = np.zeros((count, 2), np.int16)
+        deals, winner, first_dealer, left = match_columns(len(nd))
         _outs(finals, nd, deals, winner, first_dealer, left)
         flat = rows[np.arange(rows.shape[1])[None, :] < nd[:, None]]
         return chunk(start, flat, deals, winner, first_dealer, left)

@@ -108,6 +108,13 @@ def _match_out(st, g, nd, deals, winner, first_dealer, left):
     left[g, 1] = st[S_MATCH + 1]
 
 
+def match_columns(count: int) -> tuple:
+    """Zeros for ``_match_out`` to write the figures of ``count`` matches into, in the
+    games table's types: deals, winner, first dealer, match points left."""
+    return (np.zeros(count, np.int16), np.zeros(count, np.int8), np.zeros(count, np.int8),
+            np.zeros((count, 2), np.int16))
+
+
 @njit(cache=True, parallel=True)
 def play_batch(r, policies, seed, start, count, deal_rows, deals, winner, first_dealer,
                left):
