@@ -211,8 +211,9 @@ def numba_records(g, rules, seats: NumbaSeats, seed: int, start: int, count: int
     k = g.numba_kernels(rules) if kernels is None else kernels
     script = np.zeros((count, k.actions * int(seats.user.sum())), np.int16)
     _, _, finals = _played(g, rules, seats, seed, start, count, k, script)
+    from .records import Script
     return g.records_jsonl(rules, list(seats.names), seats.ids, seed, start, count,
-                           user=seats.user, script=script, finals=finals)
+                           Script(seats.user, script, finals))
 
 
 def _engine_decider(eng, seats: NumbaSeats, seed: int, index: int):

@@ -400,12 +400,13 @@ PLAYED_BLOCK = 64
 PROCESS_CHUNK = 256
 
 
-def played_part(g, rules, eng, seats, seed: int, indices: range,
+def played_part(g, eng, seats, seed: int, indices: range,
                 timeout: float | None, summary_only: bool = False, records=None):
     """Games ``indices`` (a step-1 range) of run ``seed`` played game by game in this
-    thread (``play_game``; ``seats``: ``resolve``'s), as a chunk's (aggregates, frames
-    or None with ``summary_only``), the tables built by the kernels' own row writers
-    (``Game.played_chunk``), so any cut of a run into parts gives the same results.
+    thread under the engine's rules (``play_game``; ``seats``: ``resolve``'s), as a
+    chunk's (aggregates, frames or None with ``summary_only``), the tables built by the
+    kernels' own row writers (``Game.played_chunk``), so any cut of a run into parts
+    gives the same results.
     ``records``: a list each game's record is appended to as a JSON line (with its
     newline), as a records file holds it."""
     import json
@@ -417,6 +418,7 @@ def played_part(g, rules, eng, seats, seed: int, indices: range,
             scored.append(states)
             if records is not None:
                 records.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    rules = eng.rules
     chunk = g.played_chunk(rules, indices.start, scored)
     agg = g.aggregate(chunk, rules)
     return agg, None if summary_only else g.frames(chunk, rules, seat_names(seats))
@@ -448,7 +450,7 @@ def python_run(game: str, rules, policies, settings, progress=None, seats=None):
     with watchdog():
         for start in range(0, settings.games, PLAYED_BLOCK):
             count = min(settings.games - start, PLAYED_BLOCK)
-            agg, frames = played_part(g, rules, eng, seats, seed,
+            agg, frames = played_part(g, eng, seats, seed,
                                       range(start, start + count),
                                       settings.player_timeout, settings.summary_only)
             total = add_sums(total, agg)
@@ -481,14 +483,17 @@ class Recorded:
 
 
 def python_chunk(game: str, rules_state, policies, seed: int, start: int, count: int,
-                 summary_only: bool, player_timeout: float | None = DEFAULT_TIMEOUT,
-                 records: bool = False):
+                 summary_only: bool, options: dict | None = None):
     """A chunk of a run with Python players (``policies``: names, the Python players as
     ``MODULE:ATTR``, imported here) played in this process, as the runner's
-    ``play_chunk`` returns one: what a Dask worker runs for :func:`process_run`; with
-    ``records`` its frames are a :class:`Recorded` holding the games' records too (the
-    same play).  A player's failure is its PlayerError line (player, game index,
-    position)."""
+    ``play_chunk`` returns one: what a Dask worker runs for :func:`process_run`.
+    ``options``: ``player_timeout`` (seconds a decision, default ``DEFAULT_TIMEOUT``)
+    and ``records`` (default False); with ``records`` its frames are a
+    :class:`Recorded` holding the games' records too (the same play).  A player's
+    failure is its PlayerError line (player, game index, position)."""
+    options = options or {}
+    player_timeout = options.get("player_timeout", DEFAULT_TIMEOUT)
+    records = options.get("records", False)
     from .registry import get_game
     g = get_game(game)
     rules = g.rulebook.from_dict(rules_state[1]) if isinstance(rules_state, tuple) \
@@ -499,7 +504,7 @@ def python_chunk(game: str, rules_state, policies, seed: int, start: int, count:
         _WORKER_SEATS[key] = (eng, resolve(eng, g, rules, list(policies)))
     eng, seats = _WORKER_SEATS[key]
     lines = [] if records else None
-    agg, frames = played_part(g, rules, eng, seats, seed, range(start, start + count),
+    agg, frames = played_part(g, eng, seats, seed, range(start, start + count),
                               player_timeout, summary_only, lines)
     return (agg, Recorded(frames, "".join(lines).encode())) if records else (agg, frames)
 
@@ -561,7 +566,7 @@ class _PythonPlan:
 
     def task_options(self) -> dict:
         """What a Dask task of this run takes besides the runner's arguments."""
-        return {"player_timeout": self.player_timeout, "records": self.records}
+        return {"options": {"player_timeout": self.player_timeout, "records": self.records}}
 
 
 def process_run(game: str, rules, policies, settings, progress=None, out=None, records=None,

@@ -15,6 +15,18 @@ from .text import counted
 from .registry import REGISTRY, get_game
 
 
+@dataclass(frozen=True)
+class Script:
+    """A numba player's part of a run, for the records (``Game.records_jsonl``): the
+    seats it plays (``user``, bool per seat), its actions in each game as its batch loop
+    logged them (``actions``, int16, a row per game) and the games' final states
+    (``finals``, for a game whose logging needs its outcome first; None if not)."""
+
+    user: np.ndarray
+    actions: np.ndarray
+    finals: np.ndarray | None = None
+
+
 def scripted(seats: int, count: int, user=None, script=None) -> tuple:
     """The ``user`` and ``script`` arguments of a game's logging kernels: which seats
     play a numba player's logged actions (bool per seat) and each game's actions of

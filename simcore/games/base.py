@@ -182,16 +182,15 @@ class Game:
         raise NotImplementedError
 
     def records_jsonl(self, rules: RuleSet, policies: list[str], policy_ids: np.ndarray,
-                      seed: int, start: int, count: int, *, user=None, script=None,
-                      finals=None) -> bytes:
+                      seed: int, start: int, count: int, script=None) -> bytes:
         """The same records as JSON Lines: UTF-8 bytes, one compact line per record
         (``json.dumps(record, separators=(",", ":"))``), each ending in a newline.
 
-        A run with a user's numba player (``simcore.numba_players``) gives the seats it
-        plays (``user``, bool per seat), its actions in each game as its batch loop
-        logged them (``script``, int16, a row per game: the logging kernels play them in
-        those seats, ``simcore.records.scripted``) and the games' final states
-        (``finals``, for a game whose logging needs its outcome first)."""
+        A run with a user's numba player (``simcore.numba_players``) gives its part as a
+        ``simcore.records.Script``: the seats it plays, its actions in each game as its
+        batch loop logged them (the logging kernels play them in those seats,
+        ``simcore.records.scripted``) and the games' final states (for a game whose
+        logging needs its outcome first)."""
         raise NotImplementedError
 
     def frames(self, chunk: dict, rules: RuleSet, policies: list[str]) -> dict:

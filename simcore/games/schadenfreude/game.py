@@ -199,12 +199,11 @@ class Schadenfreude(Game):
         from .records import build_records
         return build_records(rules, names, ids, seed, start, count)
 
-    def records_jsonl(self, rules, names, ids, seed, start, count, *, user=None, script=None,
-                      finals=None) -> bytes:
+    def records_jsonl(self, rules, names, ids, seed, start, count, script=None) -> bytes:
         """The same records as JSON Lines bytes, each line exactly
         ``json.dumps(record, separators=(",", ":"))`` (the fast way to write them)."""
         from .records import records_jsonl
-        return records_jsonl(rules, names, ids, seed, start, count, user, script, finals)
+        return records_jsonl(rules, names, ids, seed, start, count, script)
 
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]

@@ -163,15 +163,6 @@ def _win_terms(room, tricks_left, leading, ending):
 
 
 @njit(cache=True, inline="always")
-def win_utility(delta, room, tricks_left, leading, ending):
-    """What collecting ``delta`` points is worth with ``room`` left under the limit
-    (``_win_terms``)."""
-    total, margin, greed = _win_terms(room, tricks_left, leading, ending)
-    return (total_value(total + delta, 100.0, margin, greed)
-            - total_value(total, 100.0, margin, greed))
-
-
-@njit(cache=True, inline="always")
 def gift_utility(gain, receiver_total, my_total, best_other, limit, all_bust_highest):
     """What it is worth to me that another player collects ``gain`` points.
 
@@ -302,7 +293,8 @@ def _heuristic(r, o, me, hand, at):
     # do not depend on the order its cards come in)
     my_pile, my_gain = _collect_all(offsuit, np.uint64(o[o_pile + me]), 0, cancel)
     all_bust_highest = r[R_ALL_BUST_HIGHEST] != 0
-    # win_utility with its constant half computed once
+    # what collecting points is worth (total_value's difference), its constant half
+    # computed once
     total, margin, greed = _win_terms(room, tricks_left - 1, leading, ending)
     value_now = total_value(total, 100.0, margin, greed)
     weight = 1.0 if others == 0 else UNCERTAIN

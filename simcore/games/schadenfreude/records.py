@@ -268,13 +268,15 @@ def _texts(n, nh, start, count, offsets, log, seats, cards, games, head, middle,
                     out, buf, write)
 
 
-def records_jsonl(rules, policies, policy_ids, seed, start, count, user=None, script=None,
-                  finals=None) -> bytes:
+def records_jsonl(rules, policies, policy_ids, seed, start, count, script=None) -> bytes:
     """The records of games ``start .. start+count-1`` of run ``seed`` as JSON Lines
     (UTF-8 bytes, one record a line, each line ``json.dumps(record,
     separators=(",", ":"))``).  A numba player's run (``simcore.numba_players``) gives
-    its seats ``user``, its logged actions ``script`` (``simcore.records.scripted``) and
-    the games' final states ``finals`` (their rounds and outcomes: the first pass)."""
+    its part as a ``simcore.records.Script``: its seats, its logged actions
+    (``simcore.records.scripted``) and the games' final states (their rounds and
+    outcomes: the first pass)."""
+    user, actions, finals = (None, None, None) if script is None else (
+        script.user, script.actions, script.finals)
     r = rules_array(rules)
     ids = np.asarray(policy_ids, dtype=np.int64)
     n, h = rules["players"], rules["hand_size"]
@@ -300,7 +302,7 @@ def records_jsonl(rules, policies, policy_ids, seed, start, count, user=None, sc
     log = np.zeros((total, LOG_WIDTH), dtype=np.int64)
     seats = np.zeros((total, n * h), dtype=np.int8)
     cards = np.zeros((total, n * h), dtype=np.int8)
-    drive(play_logged, play_logged_rows, run[:2] + scripted(n, count, user, script) + run[2:],
+    drive(play_logged, play_logged_rows, run[:2] + scripted(n, count, user, actions) + run[2:],
           count, offsets, log, seats, cards, np.uint64(deck_mask(rules["values"])))
     # C order whatever the count (a transposed stack is Fortran order: a second compile)
     games = np.stack([winner, bust, unfinished], axis=1).astype(np.int64)

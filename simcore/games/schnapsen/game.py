@@ -243,13 +243,14 @@ class Schnapsen(Game):
         from .records import build_records
         return build_records(rules, policies, policy_ids, seed, start, count)
 
-    def records_jsonl(self, rules, policies, policy_ids, seed, start, count, *, user=None,
-                      script=None, finals=None) -> bytes:
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count,
+                      script=None) -> bytes:
         """The same records as JSON Lines bytes (``json.dumps(record, separators=(",",
         ":"))`` and a newline each), written by a parallel kernel: a fast path for writers."""
         from .records import build_record_lines
+        user, actions = (None, None) if script is None else (script.user, script.actions)
         return build_record_lines(rules, policies, policy_ids, seed, start, count, user,
-                                  script)
+                                  actions)
 
     def record(self, rules, policies, policy_ids, seed, index):
         return self.records(rules, policies, policy_ids, seed, index, 1)[0]

@@ -269,13 +269,14 @@ class Wendish(Game):
         from .records import build_records
         return build_records(rules, policies, policy_ids, seed, start, count)
 
-    def records_jsonl(self, rules, policies, policy_ids, seed, start, count, *, user=None,
-                      script=None, finals=None) -> bytes:
+    def records_jsonl(self, rules, policies, policy_ids, seed, start, count,
+                      script=None) -> bytes:
         """``records`` as JSON Lines (UTF-8 bytes, one compact line per record, each
         ending in a newline), every line equal to ``json.dumps(record,
         separators=(",", ":"))`` and several times faster to produce."""
         from .records import build_jsonl
-        lines = build_jsonl(rules, policies, policy_ids, seed, start, count, user, script)
+        user, actions = (None, None) if script is None else (script.user, script.actions)
+        lines = build_jsonl(rules, policies, policy_ids, seed, start, count, user, actions)
         return "".join(line + "\n" for line in lines).encode("utf-8")
 
     def record(self, rules, policies, policy_ids, seed, index):

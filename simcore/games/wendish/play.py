@@ -242,6 +242,10 @@ def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc
     players to the table path; they work here too)."""
     nd = rules[R_DEALS]
     search = searching(policies)
+    # no numba player's script here (read-only, shared); made outside the prange loop:
+    # numba 0.68's parfor lowering mistypes a zero-length array made inside it
+    user = np.zeros(len(policies), dtype=np.bool_)
+    script = np.zeros(0, dtype=np.int16)
     for b in prange((count + AGG_BLOCK - 1) // AGG_BLOCK):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         deck = np.empty(32, dtype=np.int64)
@@ -252,8 +256,6 @@ def play_aggregate(rules, policies, seed, start, count, normal, n_contracts, acc
         local = np.zeros(acc.shape[1], dtype=np.int64)
         work = np.zeros((new_work_rows(search), W_COLS), dtype=np.int64)
         sdec = np.zeros(1, dtype=np.int64)
-        user = np.zeros(len(policies), dtype=np.bool_)
-        script = np.zeros(0, dtype=np.int16)
         for g in range(b * AGG_BLOCK, min(count, (b + 1) * AGG_BLOCK)):
             _game_acc(rules, policies, user, script, seed, start + g, dout, st, deck, slog,
                       alog, gsum, normal, n_contracts, local, work, sdec)
