@@ -4,7 +4,7 @@
     python benchmarks/train_expert_wendish.py [--variant four|three|officers]
         [--deals 3000] [--seed 7] [--worlds 8] [--chunk 250] [--l2 1e-5]
         [--temperature 0.1] [--out simcore/games/wendish/expert_wendish_<variant>.npy]
-        [--edge-deals 2000] [--edge-seed 1] [--search-tricks 3] [--search-worlds 3]
+        [--edge-deals 2000] [--edge-seed 1] [--search-tricks T] [--search-worlds 3]
     python benchmarks/train_expert_wendish.py --variant V --edge-only --edge-deals N
         [--edge-seed S] [--out WEIGHTS]      # the edges of shipped (or given) weights
 
@@ -59,10 +59,10 @@ from simcore.games.wendish.solver import new_work  # noqa: E402
 HOLD_OUT = 5            # deals with index % HOLD_OUT == HOLD_OUT - 1 are held out
 
 
-def chunk_path(variant, seed, worlds, start, count, tricks=EXPERT_TRICKS):
+def chunk_path(variant, seed, worlds, start, count, tricks=3):
     """Where the rows of deals ``start .. start+count-1`` are cached (rows before the
-    last ``tricks`` tricks; the expert's own window unnamed)."""
-    t = "" if tricks == EXPERT_TRICKS else f"_t{tricks}"
+    last ``tricks`` tricks; 3, every variant's window once, unnamed)."""
+    t = "" if tricks == 3 else f"_t{tricks}"
     return RESULTS / f"expert_wendish_data_{variant}_{seed}_{worlds}{t}_{start}_{count}.npz"
 
 
@@ -71,7 +71,7 @@ def variant_rules(variant):
     return rules_array(GAME.build_rules(assignments=[f"variant={variant}", "deals=1"]))
 
 
-def generate(variant, seed, deals, worlds, chunk, tricks=EXPERT_TRICKS):
+def generate(variant, seed, deals, worlds, chunk, tricks=3):
     """The rows of ``deals`` deals (module doc, part 1), each with its deal's index,
     chunk by chunk (a chunk's rows are cached: a longer run reuses them)."""
     rules = variant_rules(variant)
@@ -228,7 +228,7 @@ def evaluate(d, w):
             "regret": float((q[rows, d["target"]] - q[rows, pick]).mean())}
 
 
-def edges(variant, weights, deals, seed, tricks=EXPERT_TRICKS, worlds=EXPERT_WORLDS):
+def edges(variant, weights, deals, seed, tricks, worlds=EXPERT_WORLDS):
     """Paired edge per deal of the expert with each of ``weights`` (a dict name -> W) in
     each seat in turn over the heuristic in that seat, on ``deals`` deals of run ``seed``
     (``imitation.model_deal_scores``, searching the last ``tricks`` tricks over
@@ -289,8 +289,9 @@ def main():
                     help="no data, no fit: the edges of the weights in --out (default: "
                          "the shipped model) on --edge-deals deals of --edge-seed")
     ap.add_argument("--edge-seed", type=int, default=1)
-    ap.add_argument("--search-tricks", type=int, default=EXPERT_TRICKS,
-                    help="the edges' search window (the shipped expert's: default)")
+    ap.add_argument("--search-tricks", type=int, default=None,
+                    help="the search window: the edges' and the fit's (default: the "
+                         "shipped expert's, expert.EXPERT_TRICKS: four 2, else 3)")
     ap.add_argument("--search-worlds", type=int, default=EXPERT_WORLDS)
     ap.add_argument("--hidden", type=int, default=0,
                     help=f"hidden units (0..{N_HIDDEN}) fitted after the bilinear model")
@@ -300,6 +301,8 @@ def main():
                     help="rows before the last T tricks (default: --search-tricks); a "
                          "smaller T also gives the rows of the larger window")
     a = ap.parse_args()
+    if a.search_tricks is None:
+        a.search_tricks = int(EXPERT_TRICKS[VARIANTS.index(a.variant)])
     for name in ("deals", "worlds", "chunk", "edge_seed", "search_worlds"):
         if getattr(a, name) < (0 if name == "edge_seed" else 1):
             ap.error(f"--{name.replace('_', '-')} must be positive, got {getattr(a, name)}")

@@ -30,7 +30,8 @@ def test_wendish_expert_searches_the_last_tricks_only(variant):
     searched = early = 0
     for st in _positions(eng, 3, 6):
         late = (int(st[E.ST_PHASE]) == E.P_PLAY
-                and int(st[E.ST_NTRICKS]) - int(st[E.ST_TRICKS_DONE]) <= EXPERT_TRICKS)
+                and int(st[E.ST_NTRICKS]) - int(st[E.ST_TRICKS_DONE])
+                <= EXPERT_TRICKS[int(st[E.ST_VARIANT])])
         other = f"pimc:worlds={EXPERT_WORLDS}" if late else "heuristic"
         if not late and int(st[E.ST_PHASE]) == E.P_PLAY:
             want = int(model_card(eng.r, st.copy(), MODEL))   # the learned scorer

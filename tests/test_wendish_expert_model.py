@@ -28,6 +28,8 @@ from test_wendish_pimc_speed import _card_states as card_states
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 GAME = get_game("wendish")
 R = rules_array(GAME.build_rules(assignments=["variant=four", "deals=1"]))
+#: four's search window (expert.EXPERT_TRICKS by variant id, four's 0)
+TRICKS = int(EXPERT_TRICKS[0])
 
 
 def _card_states(deals, seed=11):
@@ -93,9 +95,9 @@ def test_heuristic_weights_play_the_heuristics_card_and_others_differ():
 def test_training_rows_are_pimcs_choices_and_reproducible():
     work = new_work()
     a = new_rows(3)
-    n = imitation_rows(R, 5, 0, 3, 2, EXPERT_TRICKS, work, *a)
+    n = imitation_rows(R, 5, 0, 3, 2, TRICKS, work, *a)
     b = new_rows(3)
-    assert imitation_rows(R, 5, 0, 3, 2, EXPERT_TRICKS, work, *b) == n and n >= 3
+    assert imitation_rows(R, 5, 0, 3, 2, TRICKS, work, *b) == n and n >= 3
     for x, y in zip(a, b):
         assert np.array_equal(x, y)
     states, score, nleg, target, deal = a
@@ -113,7 +115,7 @@ def test_rows_follow_the_pimc_seats_play():
     card there: replay the deal and compare."""
     work = new_work()
     states, score, nleg, target, deal = new_rows(1)
-    n = imitation_rows(R, 6, 0, 1, 2, EXPERT_TRICKS, work, states, score, nleg, target, deal)
+    n = imitation_rows(R, 6, 0, 1, 2, TRICKS, work, states, score, nleg, target, deal)
     feats = np.zeros((n, MAX_CARDS, N_CARD))
     ctx = np.zeros((n, N_CONTEXT))
     rows_features(R, states[:n], feats, ctx)
@@ -146,7 +148,7 @@ def test_model_deal_scores_is_the_shipped_expert_on_paired_deals():
     ``simulate`` with the expert in each seat in turn on the same deals."""
     rules = GAME.build_rules(assignments=["variant=four", "deals=1"])
     out = np.zeros((30, 4), np.int64)
-    model_deal_scores(R, 8, 0, 30, MODEL, EXPERT_TRICKS, EXPERT_WORLDS, new_work(), out)
+    model_deal_scores(R, 8, 0, 30, MODEL, TRICKS, EXPERT_WORLDS, new_work(), out)
     for s in range(4):
         pols = ["heuristic"] * 4
         pols[s] = "expert"
@@ -160,7 +162,7 @@ def test_the_fit_is_deterministic_and_beats_the_start_on_its_data():
     from train_expert_wendish import evaluate, fit, heuristic_weights, targets, with_features
     work = new_work()
     states, score, nleg, target, deal = new_rows(8)
-    n = imitation_rows(R, 4, 0, 8, 2, EXPERT_TRICKS, work, states, score, nleg, target, deal)
+    n = imitation_rows(R, 4, 0, 8, 2, TRICKS, work, states, score, nleg, target, deal)
     d = with_features(R, dict(states=states[:n], score=score[:n], nleg=nleg[:n],
                               target=target[:n], deal=deal[:n]))
     y = targets(d, 0.0)

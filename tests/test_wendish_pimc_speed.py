@@ -9,7 +9,7 @@ from simcore.errors import RulesError
 from simcore.games.wendish.engine import (P_DONE, P_PLAY, STATE_SIZE, ST_NTRICKS, ST_PHASE,
                                           ST_TRICKS_DONE, legal_cards, py_apply,
                                           py_init_game)
-from simcore.games.wendish.expert import EXPERT, EXPERT_TRICKS, MODEL, model_card
+from simcore.games.wendish.expert import EXPERT, EXPERT_TRICKS, MODEL, VARIANTS, model_card
 from simcore.games.wendish.pimc import parse_policy, policy_name, py_choose_w
 from simcore.games.wendish.pimc_params import PIMC_MAX_TRICKS, PIMC_TRICKS
 from simcore.games.wendish.policies import HEURISTIC, py_choose
@@ -44,7 +44,7 @@ def test_tricks_takes_the_experts_choice_before_the_switch_and_searches_after(va
     left is the full search's (``tricks=16``) with the same worlds; and the switch
     changes some early choice (the parameter has an effect)."""
     r, states = _card_states(variant, 6)
-    t = EXPERT_TRICKS + 1
+    t = int(EXPERT_TRICKS[VARIANTS.index(variant)]) + 1
     cut = parse_policy(f"pimc:worlds=2,tricks={t}")
     full = parse_policy(f"pimc:worlds=2,tricks={PIMC_MAX_TRICKS}")
     early = late = changed = 0

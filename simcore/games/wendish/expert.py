@@ -2,10 +2,11 @@
 learned card scorer for the early tricks (one per variant), and ``pimc``'s search over a
 few sampled worlds for the last tricks.
 
-Over the last ``EXPERT_TRICKS`` tricks of a deal few cards are left, so the open-card
-solver answers a world in microseconds: there (``expert_searches``) the expert plays
-``pimc.pimc_choose`` with ``EXPERT_WORLDS`` worlds (worlds consistent with what its
-seat saw: voids, the discards it took, Officers' face-down cards unseen; see pimc.py).
+Over the last ``EXPERT_TRICKS[variant]`` tricks of a deal (2 in four, 3 in the others)
+few cards are left, so the open-card solver answers a world in microseconds: there
+(``expert_searches``) the expert plays ``pimc.pimc_choose`` with ``EXPERT_WORLDS``
+worlds (worlds consistent with what its seat saw: voids, the discards it took,
+Officers' face-down cards unseen; see pimc.py).
 Before that it plays the legal card with the highest score of a bilinear model learned
 from ``pimc``'s choices (``card_features``, ``model_card``; the weights
 ``expert_wendish_<variant>.npy`` next to this file, one for four, three and officers,
@@ -45,8 +46,11 @@ from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
-#: the last tricks of a deal searched, and the worlds sampled per decision there
-EXPERT_TRICKS = 3
+#: the last tricks of a deal searched, by variant (cards.V_FOUR ...: four 2, the others
+#: 3; four's scorer, fitted on the tricks before the last 3, plays the third-last too:
+#: a quarter less CPU a decision, docs/wendish.md), and the worlds sampled per decision
+#: there
+EXPERT_TRICKS = np.array([2, 3, 3, 3], dtype=np.int64)
 EXPERT_WORLDS = 3
 #: sizes of the model's context and card feature vectors (``card_features``)
 N_CONTEXT = 24
@@ -104,7 +108,8 @@ MODEL = np.stack([load_model(model_file(v)) for v in VARIANTS])
 @njit(cache=True, inline="always")
 def expert_searches(st):
     """Whether the expert searches this decision (card play in the last tricks)."""
-    return st[ST_PHASE] == P_PLAY and st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= EXPERT_TRICKS
+    return (st[ST_PHASE] == P_PLAY and
+            st[ST_NTRICKS] - st[ST_TRICKS_DONE] <= EXPERT_TRICKS[st[ST_VARIANT]])
 
 
 @njit(cache=True, inline="always")
