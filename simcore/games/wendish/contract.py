@@ -75,15 +75,15 @@ def contract(rules) -> GameContract:
 #: settings search only the last tricks (the expert's card before): in four-player
 #: Wendish ``worlds=16,tricks=6`` costs about 1 ms a card against 7.6 for the default and
 #: scored -0.033 [-0.060, -0.007] a deal against it, ``worlds=8,tricks=6`` 0.47 ms (the
-#: README's table of tricks=).  Officers' has no cheaper rung: on the hand benchmark's
-#: Officers' position (benchmarks/bench_hand_budget.py, wendish-officers) the full search
-#: gives P(win) 73.2% [70.4, 75.9] (1,000 deals) but searching only the last 6, 8, 10 or
-#: 12 of its 16 tricks 61.0 to 63.0% (100 to 10,000 deals), further off than ``expert``
-#: (66.1%) and the heuristic (69.0%) on the same deals; the last 14 gave 69.3% [61.5,
-#: 76.2] on 150 deals but took 1,160 s for them on one thread at load 8 to 10, far from
-#: 200 deals in 20 s on 2 threads (README, the hand gate)
+#: README's table of tricks=).  Officers' cheaper rung searches the last 12 of its 16
+#: tricks: with the Officers' expert of 4 December before the search, on the hand
+#: benchmark's Officers' position (benchmarks/bench_hand_budget.py, wendish-officers) it
+#: gives P(win) 75.6% [72.8, 78.2] on 1,000 deals of seed 1001 against the full search's
+#: 73.2% [70.4, 75.9], at 37 ms of CPU a deal against about a second (the last 14: 72.0%
+#: [62.5, 79.9] on 100 deals, 193 ms a deal); with the older expert the partial searches
+#: had answered 61 to 63% (results/benchmarks/officers_ladder_pilot.json)
 SEARCH_LADDERS = {
     "four": ("pimc", "pimc:worlds=16,tricks=6", "pimc:worlds=8,tricks=6"),
     "three": ("pimc", "pimc:worlds=16,tricks=6", "pimc:worlds=8,tricks=6"),
-    "officers": ("pimc:worlds=4,tricks=16",),
+    "officers": ("pimc:worlds=4,tricks=16", "pimc:worlds=4,tricks=12"),
 }
