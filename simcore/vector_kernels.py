@@ -6,6 +6,8 @@ environment; these inline helpers are the parts that do not depend on the game:
 - ``encode``: a seat's raw ``observe`` words into the game's float32 tensor, written in
   place, from the field table ``encoding_table(spec)`` built out of the game's
   ``ObservationSpec`` (the same encoding as ``ObservationSpec.encode``: a test checks);
+  with ``seen`` (the words the tensor encodes now) it writes only the columns of the
+  words that changed: a step rewrites a few of a row's 700 columns, not all of them;
 - ``put_mask``: a legal-action list into the bool mask row and a private bit copy that the
   next step checks actions against (the caller may scribble on the mask it was given);
   ``put_mask_bits`` the same from a mask of action bits;
@@ -28,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .bits import U1, bounded, next_u64
+from .bits import U1, bounded, ctz, next_u64
 
 #: field kinds, as ``simcore.observation.KINDS`` orders them
 _VALUE, _CARDS, _CARD = 0, 1, 2
@@ -45,7 +47,8 @@ class VecBuffers(NamedTuple):
     done: np.ndarray        # bool [n]: a game ended at this step (the row is a new game)
     to_play: np.ndarray     # int64 [n]: the seat to act
     legal: np.ndarray       # uint64 [n, MASK_WORDS]: private copy of the mask, as bits
-    words: np.ndarray       # int64 [n, observe words]: scratch for ``observe``
+    words: np.ndarray       # int64 [n, observe words]: scratch for the policies
+    seen: np.ndarray        # int64 [n, observe words]: the words ``obs[i]`` encodes
     actions: np.ndarray     # int64 [n, max legal]: scratch for ``legal_actions``
     stand: np.ndarray       # float64 [n, seats]: scratch for the standings
 
@@ -64,31 +67,50 @@ def new_buffers(n: int, obs_size: int, n_actions: int, seats: int, n_words: int,
     return VecBuffers(np.zeros((n, obs_size), np.float32), np.zeros((n, n_actions), np.bool_),
                       np.zeros((n, seats), np.float64), np.zeros(n, np.bool_),
                       np.zeros(n, np.int64), np.zeros((n, MASK_WORDS), np.uint64),
-                      np.zeros((n, n_words), np.int64), np.zeros((n, max_legal), np.int64),
-                      np.zeros((n, seats), np.float64))
+                      np.zeros((n, n_words), np.int64), np.zeros((n, n_words), np.int64),
+                      np.zeros((n, max_legal), np.int64), np.zeros((n, seats), np.float64))
 
 
 @njit(cache=True, inline="always")
-def encode(words, table, n_cards, out):
+def encode(words, table, n_cards, out, seen, full):
     """Write the tensor of the raw observation ``words`` into ``out`` (float32), field by
     field of ``table`` (``encoding_table``): a value as it is, a card mask as one 0/1
-    column per card, a card id as a one-hot (all 0 for -1)."""
+    column per card, a card id as a one-hot (all 0 for -1).  ``out`` holds the tensor of
+    ``seen`` (the words it encodes), unless ``full``: only the columns of the words that
+    differ from ``seen`` are written (the same tensor), then ``seen`` takes ``words``."""
     col = 0
+    low = (U1 << np.uint64(n_cards)) - U1
     for f in range(table.shape[0]):
         w0 = table[f, 0]
         kind = table[f, 1]
         for c in range(table[f, 2]):
             v = words[w0 + c]
+            old = seen[w0 + c]
+            seen[w0 + c] = v
             if kind == _VALUE:
-                out[col] = v
+                if full or v != old:
+                    out[col] = v
                 col += 1
             elif kind == _CARDS:
-                for b in range(n_cards):
-                    out[col + b] = (v >> b) & 1
+                if full:
+                    for b in range(n_cards):
+                        out[col + b] = (v >> b) & 1
+                else:
+                    d = np.uint64(v ^ old) & low
+                    while d:
+                        b = np.int64(ctz(d))
+                        out[col + b] = (v >> b) & 1
+                        d &= d - U1
                 col += n_cards
             else:
-                for b in range(n_cards):
-                    out[col + b] = v == b
+                if full:
+                    for b in range(n_cards):
+                        out[col + b] = v == b
+                elif v != old:
+                    if 0 <= old < n_cards:
+                        out[col + old] = 0
+                    if 0 <= v < n_cards:
+                        out[col + v] = 1
                 col += n_cards
 
 
@@ -186,7 +208,7 @@ def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
 
     Each game's ``step_batch`` (its ``vector.py``, parallel) is this loop over blocks of
     ``STEP_BLOCK`` rows, each stepped by ``step_block(r, seed, stride, states, games,
-    actions, reset, table, n_cards, obs, mask, rewards, done, to_play, legal, words,
+    actions, reset, table, n_cards, obs, mask, rewards, done, to_play, legal, seen,
     acts, stand, lo, hi)``: the game's serial kernel whose body is ``step_block_rows``.
     The game's code is compiled once, in that serial kernel: inlined into the parallel
     loop, numba's parallel passes over it took minutes on a cold cache (Schnapsen's
@@ -194,7 +216,7 @@ def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
     ``VecBuffers`` NamedTuple before the parallel loop: numba 0.68 drops writes made
     through a tuple's arrays inside ``prange``."""
     obs, mask, rewards, done, to_play = b.obs, b.mask, b.rewards, b.done, b.to_play
-    legal, words, acts, stand = b.legal, b.words, b.actions, b.stand
+    legal, seen, acts, stand = b.legal, b.seen, b.actions, b.stand
     if not reset:
         bad = first_illegal(actions, legal)
         if bad >= 0:
@@ -202,23 +224,25 @@ def step_rows(r, seed, stride, states, games, actions, reset, table, n_cards, b,
     n = states.shape[0]
     for k in prange((n + STEP_BLOCK - 1) // STEP_BLOCK):
         step_block(r, seed, stride, states, games, actions, reset, table, n_cards, obs, mask,
-                   rewards, done, to_play, legal, words, acts, stand, k * STEP_BLOCK,
+                   rewards, done, to_play, legal, seen, acts, stand, k * STEP_BLOCK,
                    min(n, (k + 1) * STEP_BLOCK))
     return -1
 
 
 @njit(cache=True, inline="always")
 def step_block_rows(r, seed, stride, states, games, actions, reset, table, n_cards, obs,
-                    mask, rewards, done, to_play, legal, words, acts, stand, lo, hi,
+                    mask, rewards, done, to_play, legal, seen, acts, stand, lo, hi,
                     init_game, apply_action, deal_over, game_over, next_deal, to_move,
                     standings, emit):
     """``step_rows``' step of rows ``lo .. hi-1`` (the buffers' arrays as ``VecBuffers``
     names them; ``acts`` is its ``actions``).  After an action, a scored deal is followed
     by the next one; a finished game pays its rewards (``standings(r, st, stand_row)``
     writes each seat's standing) and the row starts game ``games[i] + stride``.
-    ``emit(r, st, table, n_cards, words, obs, acts, mask, legal)`` writes the tensor and
+    ``emit(r, st, table, n_cards, words, seen, full, obs, acts, mask, legal)`` writes the
+    tensor (over the one of ``seen``, or whole on a ``reset``; ``words`` is scratch) and
     legal actions of the seat to act.  The rest are the game engine's kernels."""
     seats = rewards.shape[1]
+    words = np.empty(seen.shape[1], np.int64)
     for i in range(lo, hi):
         st = states[i]
         if reset:
@@ -237,4 +261,4 @@ def step_block_rows(r, seed, stride, states, games, actions, reset, table, n_car
         settle(fin, stand[i], seats, rewards[i])
         done[i] = fin
         to_play[i] = to_move(st)
-        emit(r, st, table, n_cards, words[i], obs[i], acts[i], mask[i], legal[i])
+        emit(r, st, table, n_cards, words, seen[i], reset, obs[i], acts[i], mask[i], legal[i])

@@ -25,7 +25,9 @@ same seed gives the same games on any number of threads. ``games[i]`` is the gam
 ``i`` plays now and ``state(i)`` a copy of its state for the per-decision API.
 
 The returned arrays are the environment's own buffers, written in place by the next
-``step`` (``copy=True`` returns fresh copies instead). An action that is not legal in its
+``step`` (``copy=True`` returns fresh copies instead).  ``obs`` is returned read-only: a
+step rewrites only the columns that changed in each row, so the buffer must hold what
+the last step wrote (copy it to change it). An action that is not legal in its
 row raises ``ApiError`` naming the row, the action and the legal ones, before any row
 moves. Needs only numpy and numba (not the ``[rl]`` extra).
 """
@@ -71,6 +73,8 @@ class VectorEnv:
         state_size, n_words, max_legal = self.kernels.SIZES
         self._states = np.zeros((self.n, state_size), np.int64)
         self._b = new_buffers(self.n, spec.size, self.n_actions, self.seats, n_words, max_legal)
+        self._obs = self._b.obs.view()        # what callers get: the step writes only the
+        self._obs.flags.writeable = False     # changed columns, so they must not write
         self._games = np.zeros(self.n, np.int64)
         self._seed = None if seed is None else integer(seed, "seed", 0, MAX_STATE_SEED)
         self._ready = False
@@ -110,7 +114,7 @@ class VectorEnv:
         self.kernels.step_batch(self.eng.r, np.uint64(self._seed), 0, self._states, self._games,
                                 self._games, True, self._table, self._n_cards, b)
         self._ready = True
-        return self._out(b.obs, b.mask, b.to_play)
+        return self._out(self._obs, b.mask, b.to_play)
 
     def step(self, actions):
         """Apply ``actions[i]`` (an integer array of ``n`` action codes) in every row;
@@ -128,7 +132,7 @@ class VectorEnv:
                                       self._games, acts, False, self._table, self._n_cards, b)
         if bad >= 0:
             raise ApiError(self._illegal(int(bad), int(acts[bad])))
-        return self._out(b.obs, b.mask, b.rewards, b.done, b.to_play)
+        return self._out(self._obs, b.mask, b.rewards, b.done, b.to_play)
 
     def policy_actions(self, name: str) -> np.ndarray:
         """The action the built-in player ``name`` (``random`` or ``heuristic``) takes in

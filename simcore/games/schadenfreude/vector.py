@@ -23,22 +23,23 @@ def _standings(r, st, stand):
 
 
 @njit(cache=True, inline="always")
-def _emit(r, st, table, n_cards, words, obs, acts, mask, legal):
-    """One row's outputs from state ``st``: the tensor and mask of the seat to act
+def _emit(r, st, table, n_cards, words, seen, full, obs, acts, mask, legal):
+    """One row's outputs from state ``st``: the tensor (over the one of the words ``seen``,
+    or whole when ``full``) and mask of the seat to act
     (``acts`` unused: the legal cards come as a mask)."""
     observe(r, st, to_move(st), words)
-    encode(words, table, n_cards, obs)
+    encode(words, table, n_cards, obs, seen, full)
     put_mask_bits(legal_cards(st), mask, legal)
 
 
 @njit(cache=True)
 def _step_block(r, seed, stride, states, games, actions, reset, table, n_cards, obs, mask,
-                rewards, done, to_play, legal, words, acts, stand, lo, hi):
+                rewards, done, to_play, legal, seen, acts, stand, lo, hi):
     """Rows ``lo .. hi-1`` of ``step_batch`` (``simcore.vector_kernels.step_block_rows``
     with this game's kernels), serial: the game's code compiled once, outside the
     parallel loop."""
     step_block_rows(r, seed, stride, states, games, actions, reset, table, n_cards, obs,
-                    mask, rewards, done, to_play, legal, words, acts, stand, lo, hi,
+                    mask, rewards, done, to_play, legal, seen, acts, stand, lo, hi,
                     init_game, apply_action, deal_over, game_over, next_deal, to_move,
                     _standings, _emit)
 

@@ -42,7 +42,7 @@ def advance(r, policies, user, st, rows, nd, work):
 @njit(cache=True)
 def view(r, st, table, n_cards, words, obs, acts, mask, legal):
     """The observation tensor, mask and legal bits of the seat to act."""
-    _emit(r, st, table, n_cards, words, obs, acts, mask, legal)
+    _emit(r, st, table, n_cards, words, words, True, obs, acts, mask, legal)
 
 
 @njit(cache=True)
