@@ -14,22 +14,24 @@ PIMC_CONTRACTS = "heuristic"  # default contract method (the others measured no 
 PLAYOUT_WORLDS_PER_WORLD = 32
 PIMC_MAX_CWORLDS = 8192
 #: card play searched over the last ``tricks`` tricks of a deal only, the expert's choice
-#: before (``tricks=16``: every card searched; no deal has more tricks).  ``worlds=16,
-#: tricks=6`` costs about 1 ms a card (four players) against 7.6 but was weaker on 800
-#: paired deals of seed 1 (-0.033 [-0.060, -0.007] a deal;
-#: results/benchmarks/pimc_wendish_speed_four_1.json); the default ``auto`` (7 in four)
-#: took 4.5 times less CPU than ``tricks=16`` and scored -0.014 [-0.043, +0.014] against
-#: it on 400 paired deals of seed 1 (pimc_wendish_speed_four_1_tricks7.json)
+#: before (``tricks=16``: every card searched; no deal has more tricks).  Four players:
+#: the default ``auto`` (6 in four, since 6 December 2026) scored -0.003 [-0.041, +0.036]
+#: (seed 1) and +0.013 [-0.031, +0.057] (seed 2) against ``tricks=16`` on 400 paired
+#: deals each, at 0.39 ms a card end to end against 6.6-9.6 ms
+#: (results/benchmarks/pimc_wendish_speed_four_{1,2}_w8t6.json, ..._{3,4}_time_t6.json);
+#: ``tricks=7``, the default before, cost 1.1 ms a card and scored -0.014 [-0.043,
+#: +0.014] (pimc_wendish_speed_four_1_tricks7.json)
 PIMC_MAX_TRICKS = 16
 #: ``tricks=auto``: this many last tricks searched where the expert has its learned card
-#: scorer (Wendish four: the first trick is the scorer's), every trick elsewhere
-PIMC_MODEL_TRICKS = 7
+#: scorer (Wendish four: the first two tricks are the scorer's), every trick elsewhere
+PIMC_MODEL_TRICKS = 6
 PIMC_TRICKS = "auto"
 #: the stopping rule over worlds (``stop=Z``, tenths of a standard error; 0: every card
 #: searched in every world): from STOP_MIN_WORLDS worlds on, a card stops being searched
 #: once the leader beats it by more than Z/10 standard errors of their paired difference
 #: (default off: ``stop=15`` cost -0.034 [-0.072, +0.003] against the full search where
-#: ``tricks=7`` alone cost -0.014; pimc_wendish_speed_four_1_stop.json)
+#: ``tricks=7`` alone cost -0.014; pimc_wendish_speed_four_1_stop.json; measured before
+#: the default became ``tricks=6``)
 PIMC_MAX_STOP = 100
 PIMC_STOP = 0
 STOP_MIN_WORLDS = 4
