@@ -42,16 +42,14 @@ from .cards import CARD_POINTS, FOLLOW_MASK, POWER, QC, QS, TRUMP_MASK, V_OFFICE
 from .engine import (P_PLAY, QUIET_SOLO, SOLO, ST_HAND, ST_NTRICKS, ST_PHASE, ST_PTS,
                      ST_TRICK_PTS, ST_TRICKS_DONE, ST_VARIANT, ST_VOID, WEDDING,
                      covered_cards, seen_contract)
+from .pimc_params import EXPERT_SEARCH_TRICKS, EXPERT_WORLDS  # noqa: F401 (re-exported)
 from .policies import ABOVE, _beats, _keep_value, heuristic_card, seat_view
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
 EXPERT = 3
-#: the last tricks of a deal searched, by variant (cards.V_FOUR ...: four 2, the others
-#: 3; four's scorer, fitted on the tricks before the last 3, plays the third-last too:
-#: a quarter less CPU a decision, docs/wendish.md), and the worlds sampled per decision
-#: there
-EXPERT_TRICKS = np.array([2, 3, 3, 3], dtype=np.int64)
-EXPERT_WORLDS = 3
+#: the last tricks of a deal searched, by variant id (cards.V_FOUR ...), and the worlds
+#: sampled per decision there (pimc_params.py, which ``tricksim rules`` reads)
+EXPERT_TRICKS = np.array(EXPERT_SEARCH_TRICKS, dtype=np.int64)
 #: sizes of the model's context and card feature vectors (``card_features``)
 N_CONTEXT = 24
 N_CARD = 23

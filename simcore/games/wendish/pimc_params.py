@@ -35,3 +35,9 @@ PIMC_TRICKS = "auto"
 PIMC_MAX_STOP = 100
 PIMC_STOP = 0
 STOP_MIN_WORLDS = 4
+#: the ``expert``'s search (expert.py): the last tricks of a deal it searches, by variant
+#: (four, three, three_sharp, officers: four 2, the others 3; four's scorer, fitted on the
+#: tricks before the last 3, plays the third-last too: a quarter less CPU a decision,
+#: docs/wendish.md), and the worlds it samples per decision there
+EXPERT_SEARCH_TRICKS = (2, 3, 3, 3)
+EXPERT_WORLDS = 3

@@ -1,8 +1,9 @@
 """Wendish Schafkopf's players as ``tricksim rules`` lists them (no imports of the
 kernels: the rules listing stays fast)."""
-from .pimc_params import (CONTRACT_METHODS, PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_STOP,
-                          PIMC_MAX_TRICKS, PIMC_MAX_WORLDS, PIMC_MODEL_TRICKS, PIMC_STOP,
-                          PIMC_TRICKS, PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
+from .pimc_params import (CONTRACT_METHODS, EXPERT_SEARCH_TRICKS, EXPERT_WORLDS,
+                          PIMC_CONTRACTS, PIMC_MAX_CWORLDS, PIMC_MAX_STOP, PIMC_MAX_TRICKS,
+                          PIMC_MAX_WORLDS, PIMC_MODEL_TRICKS, PIMC_STOP, PIMC_TRICKS,
+                          PIMC_WORLDS, PLAYOUT_WORLDS_PER_WORLD)
 
 #: the players ``--policy`` takes, as every command's help lists them
 PLAYERS = ("random", "heuristic", "expert", "pimc")
@@ -26,8 +27,11 @@ def policy_help() -> list[str]:
     return ["random     every decision uniform over its legal choices",
             "heuristic  a hand-written player: contracts by the expected deal score under "
             "the tariff, skat discards, card play by simple rules",
-            "expert     the heuristic, but the last 3 tricks of a deal played by pimc's "
-            "open-card search over 4 sampled worlds (fast: few cards are left there)",
+            "expert     the heuristic's contracts and discards; cards by a scorer learned "
+            "from pimc's play (benchmarks/train_expert_wendish.py), the last "
+            f"{EXPERT_SEARCH_TRICKS[0]} tricks of a deal ({EXPERT_SEARCH_TRICKS[1]} in "
+            f"three-player and Officers') by pimc's open-card search over {EXPERT_WORLDS} "
+            "sampled worlds (fast: few cards are left there)",
             f"pimc[:worlds=N][,contracts=M][,cworlds=K][,tricks=T][,stop=Z]  card play: "
             "samples N "
             "worlds of the "
