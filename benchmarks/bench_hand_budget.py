@@ -105,17 +105,23 @@ def strongest(name):
     return text, names[0], int(ids[0])
 
 
-def reference(name, deals, threads, seed):
-    """P(win) of the first row with the strongest player in every seat."""
+def first_row_wins(name, policy, deals, threads, seed):
+    """Per deal, whether the seat won with the first row ("policy decides") of
+    ``name``, ``policy`` in every seat, deals ``0 .. deals-1`` of ``seed``."""
     from simcore.analysis import budget as b
-    from simcore.analysis.positions import hand_play, wilson
+    from simcore.analysis.positions import hand_play
     g, rules, mod, su = position(name)
     su.choices = su.choices[:1]
+    return b.play_all(hand_play(g, mod, rules, su, seed), policy, deals, threads,
+                      per_sample=0.2)[1][0]
+
+
+def reference(name, deals, threads, seed):
+    """P(win) of the first row with the strongest player in every seat."""
+    from simcore.analysis.positions import wilson
     text, canonical, pid = strongest(name)
     t0 = time.perf_counter()
-    res = b.play_all(hand_play(g, mod, rules, su, seed), text, deals, threads,
-                     per_sample=0.2)
-    wins = res[1][0]
+    wins = first_row_wins(name, text, deals, threads, seed)
     p, lo, hi = wilson(int(wins.sum()), len(wins))
     return {"policy": text, "policy_name": canonical, "policy_id": pid, "deals": len(wins),
             "seed": seed, "threads": threads, "seconds": round(time.perf_counter() - t0, 1),

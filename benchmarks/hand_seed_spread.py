@@ -19,21 +19,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_hand_budget import POSITIONS, position  # noqa: E402
+from bench_hand_budget import POSITIONS, first_row_wins  # noqa: E402
 from common import load_note, write  # noqa: E402
 
 
 def spread(name: str, policy: str, deals: int, seeds: list[int], threads: int) -> dict:
     """P(win) of ``name``'s first row with ``policy`` in every seat, per seed and over all."""
-    from simcore.analysis import budget as b
-    from simcore.analysis.positions import hand_play, wilson
-    g, rules, mod, su = position(name)
-    su.choices = su.choices[:1]
+    from simcore.analysis.positions import wilson
     rows, everything = {}, []
     for seed in seeds:
         t0 = time.perf_counter()
-        wins = b.play_all(hand_play(g, mod, rules, su, seed), policy, deals, threads,
-                          per_sample=0.2)[1][0]
+        wins = first_row_wins(name, policy, deals, threads, seed)
         p, lo, hi = wilson(int(wins.sum()), len(wins))
         rows[str(seed)] = {"deals": len(wins), "win": p, "low": lo, "high": hi,
                            "first_1000": float(wins[:1000].mean()),

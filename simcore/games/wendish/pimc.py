@@ -17,9 +17,9 @@ only once at most T tricks of the deal are left and plays the ``expert``'s choic
 before (its learned card scorer's there, EXPERT_TRICKS being its own search): the
 search's cost falls steeply with the cards left, the first trick alone costing most of
 a deal's (docs/wendish.md has the measured trade-off of cost and strength).  The
-default ``tricks=auto`` is T = PIMC_MODEL_TRICKS (6) in Wendish four (the first two tricks
-are the expert's scorer's; measured level with the full search on two seeds) and every trick in the other
-variants (measured there only as the full search: their scorers came later).
+default ``tricks=auto`` is T = PIMC_MODEL_TRICKS (6) in Wendish four (the tricks before are
+the expert's scorer's; measured level with the full search on two seeds) and every trick
+in the other variants (measured there only as the full search: their scorers came later).
 With ``stop=Z`` (``pimc_scores_stop``; default 0, off) a card stops being searched once,
 from STOP_MIN_WORLDS worlds on, the leader beats it by more than Z/10 standard errors of
 their paired difference over the worlds so far, and the search ends with one card left.
@@ -750,7 +750,7 @@ def choose_w(r, st, pid, work):
             f = (pid >> TRICKS_SHIFT) & 31
             tricks = PIMC_MAX_TRICKS - f
             if f == TRICKS_AUTO:
-                # four only: the variant where dropping the first two tricks' search
+                # four only: the variant where leaving the first tricks to the expert
                 # was measured level with the full search (docs/wendish.md)
                 tricks = PIMC_MODEL_TRICKS if st[ST_VARIANT] == V_FOUR else PIMC_MAX_TRICKS
             if st[ST_NTRICKS] - st[ST_TRICKS_DONE] > tricks:
@@ -774,8 +774,9 @@ _PIMC_HELP = (f"allowed: pimc, or pimc:worlds=N,contracts=M,cworlds=K,tricks=T,s
               f"contract decision, 1 to {PIMC_MAX_CWORLDS}, default N for search, "
               f"{PLAYOUT_WORLDS_PER_WORLD} N for playout; T the last tricks of a deal "
               f"searched, 1 to {PIMC_MAX_TRICKS} ({PIMC_MAX_TRICKS}: every card) or auto "
-              f"({PIMC_MODEL_TRICKS} in four, where the first two tricks' cards are "
-              f"the expert's learned scorer's, every trick elsewhere), default {PIMC_TRICKS}; Z a card's search stopped once it is Z tenths of a standard "
+              f"({PIMC_MODEL_TRICKS} in four, the expert's learned scorer playing the "
+              f"tricks before, every trick elsewhere), default {PIMC_TRICKS}; Z a card's "
+              "search stopped once it is Z tenths of a standard "
               f"error behind the best, 0 to {PIMC_MAX_STOP} (0: never), default "
               f"{PIMC_STOP}; e.g. pimc:worlds=16,contracts=search)")
 

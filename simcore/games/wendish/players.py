@@ -44,8 +44,8 @@ def policy_help() -> list[str]:
             "search), each world played out by the heuristic (playout) or solved with all "
             "cards open (search), the best mean deal score taken; tricks=T: searches the "
             f"last T tricks of a deal only, the expert's choice before (1 to "
-            f"{PIMC_MAX_TRICKS}, or auto: {PIMC_MODEL_TRICKS} in four, where the first two "
-            f"tricks' cards are the expert's learned scorer's, every trick elsewhere; default "
+            f"{PIMC_MAX_TRICKS}, or auto: {PIMC_MODEL_TRICKS} in four, the expert's learned "
+            f"scorer playing the tricks before, every trick elsewhere; default "
             f"{PIMC_TRICKS}); stop=Z: a "
             "card's search over worlds stops once it is Z tenths of a standard error behind "
             f"the best (0 to {PIMC_MAX_STOP}, 0: never; default {PIMC_STOP})"]
