@@ -27,9 +27,11 @@ from numba import njit
 
 from ...bits import U0, U1, lowest_bit, popcount
 from .engine import S_HAND, S_TO_MOVE, apply_action, legal_cards
-from .expert import EXPERT, EXPERT_DEPTH, expert_row, expert_table
+from .expert import (EXPERT, EXPERT_DEPTH, EXPERT_MIN_PLAYERS, MODEL, MODEL_ON, expert_row,
+                     expert_table, model_card)
 from .policies import (HEURISTIC, PIMC, PIMC_CARDS_SHIFT, PIMC_DEPTH_SHIFT, PIMC_PLAYOUT_SHIFT,
                        PIMC_SHIFT, PIMC_STOP_SHIFT, choose_into)
+from .rules import R_PLAYERS
 from .solver import (F_ACTIVE, F_PAIRS, F_VALS, ROW_ACTS, ROW_CARDS, ROW_TOP, ROW_WORLD, ROWS, _copy_state,
                      _maxn, decision_stream, playout, sample_world, stop_trick)
 
@@ -140,12 +142,25 @@ def pimc_choose(r, st, worlds, depth, play, work, fw, z10=0):
 def expert_choose(r, st, table, obs, work, fw):
     """The ``expert``'s card (expert.py) with the worlds and stopping rule by cards in
     hand of ``table`` (``expert_table(r)`` for the shipped player; another table lets a
-    benchmark compare settings without compiling a player for each)."""
+    benchmark compare settings without compiling a player for each) and the shipped
+    learned scorer for the player count (``MODEL``, where ``MODEL_ON``)."""
+    i = r[R_PLAYERS] - EXPERT_MIN_PLAYERS
+    return expert_model_choose(r, st, table, MODEL[i], MODEL_ON[i], obs, work, fw)
+
+
+@njit(cache=True)
+def expert_model_choose(r, st, table, weights, use_model, obs, work, fw):
+    """``expert_choose`` with the scorer's ``weights`` (expert.MODEL_SHAPE) played with
+    more cards in hand than ``table`` has rows when ``use_model`` is 1 (else the
+    heuristic's card there): weights can be compared on paired games without compiling
+    a player for each."""
     row = expert_row(st, table)
     if row >= 0 and table[row, 0] > 0:
         # typed values: literal constants would compile pimc_choose a second time
         return pimc_choose(r, st, table[row, 0], np.int64(EXPERT_DEPTH), np.int64(1), work,
                            fw, table[row, 1])
+    if row < 0 and use_model != 0:
+        return model_card(r, st, weights, work, fw)
     return choose_into(r, st, HEURISTIC, obs)
 
 

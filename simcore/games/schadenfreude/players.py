@@ -24,9 +24,11 @@ def policy_help() -> list[str]:
             "heuristic  a hand-written player: weighs each card's chance to take the "
             "trick against what the points would do to its total (reads limit, pairs "
             "and all_bust)",
-            "expert     the heuristic, but with 4, 3 or 2 cards left in hand pimc's flat "
-            "Monte Carlo over 8, 16 or 32 sampled worlds (stopping a card 1.0 standard "
-            "error behind the best) with heuristic playouts to the round's end",
+            "expert     with 5 or more cards in hand a learned card scorer fitted to "
+            "pimc's values (four players; the heuristic with three and five), with 4, 3 "
+            "or 2 cards pimc's flat Monte Carlo over a few sampled worlds by player count "
+            "(four players: 4, 16, 32; stopping a card 1.0 standard error behind the "
+            "best from 8 worlds on) with heuristic playouts to the round's end",
             f"pimc[:worlds=N,depth=D,playout=P,cards=C,stop=Z]  samples N worlds of the unseen cards "
             f"(default {PIMC_WORLDS}, 1 to {PIMC_MAX_WORLDS}) consistent with what it "
             f"saw; values each card in each world with all cards open: max-n search D "
