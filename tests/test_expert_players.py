@@ -66,11 +66,13 @@ def test_schadenfreude_expert_searches_the_last_cards_only(players):
     """With few cards in hand the expert plays pimc's flat Monte Carlo with its table's
     worlds and stop, a playout after the card also in the last two tricks (where pimc
     searches exactly): pimc's own player with three or more cards, pimc_choose at depth
-    -1 with two; the heuristic's card before."""
-    from simcore.games.schadenfreude.engine import S_HAND, S_TO_MOVE
+    -1 with two; before, the learned scorer where the player count has one
+    (expert.MODEL_ON), else the heuristic's card."""
+    from simcore.games.schadenfreude.engine import OBS_SIZE, S_HAND, S_TO_MOVE
     from simcore.games.schadenfreude.expert import (EXPERT_CARDS, EXPERT_DEPTH,
-                                                    EXPERT_MIN_PLAYERS, EXPERT_SEARCH)
-    from simcore.games.schadenfreude.pimc import pimc_choose
+                                                    EXPERT_MIN_PLAYERS, EXPERT_SEARCH,
+                                                    MODEL, MODEL_ON)
+    from simcore.games.schadenfreude.pimc import expert_model_choose, pimc_choose
     from simcore.games.schadenfreude.rules import rules_array
     from simcore.games.schadenfreude.solver import new_work
     g = get_game("schadenfreude")
@@ -79,6 +81,7 @@ def test_schadenfreude_expert_searches_the_last_cards_only(players):
     r = rules_array(rules)
     table = EXPERT_SEARCH[players - EXPERT_MIN_PLAYERS]
     work, fw = new_work()
+    obs = np.zeros(OBS_SIZE, np.int64)
     searched = {2: 0, 3: 0, 4: 0}
     early = 0
     for st in _positions(eng, players, 2)[:800]:
@@ -92,6 +95,11 @@ def test_schadenfreude_expert_searches_the_last_cards_only(players):
                 assert got == eng.choose(f"pimc:worlds={w},depth=0,playout=1,cards=12,"
                                          f"stop={z}", st.copy())
             searched[h] += 1
+        elif h > EXPERT_CARDS and MODEL_ON[players - EXPERT_MIN_PLAYERS]:
+            # the learned scorer of this player count (expert.py)
+            assert got == expert_model_choose(r, st.copy(), table, MODEL[players - 3],
+                                              np.int64(1), obs, work, fw)
+            early += 1
         else:
             assert got == eng.choose("heuristic", st.copy())
             early += h > EXPERT_CARDS
