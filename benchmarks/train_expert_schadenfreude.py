@@ -36,7 +36,8 @@ values of every legal card, after benchmarks/train_expert_wendish.py.
    heuristic seats, every seat in turn, on games 0 .. G-1 of each ``--edge-seeds`` seed
    (``imitation.model_game_wins``): win rates, the paired difference a game index with
    its 95% interval, and the CPU us a decision of the expert's seat (``--edge-only``
-   writes them to results/benchmarks/expert_schadenfreude_edge_<n>p.json).
+   writes them to results/benchmarks/expert_schadenfreude_edge_<n>p[_<option>-<value>].json;
+   ``--set``: the games by other rules than the standard ones).
 4. Writes the weights (float64 .npy; the model the package ships) and a summary to
    ``results/benchmarks/expert_schadenfreude_train_<n>p.json``.
 """
@@ -79,9 +80,10 @@ def chunk_path(players, seed, worlds, table, start, count):
                       f"{start}_{count}.npz")
 
 
-def player_rules(players):
-    """The rules array of the standard rules with ``players`` players."""
-    return rules_array(GAME.build_rules(players=players))
+def player_rules(players, assignments=()):
+    """The rules array of the standard rules with ``players`` players and the
+    ``assignments`` (``option=value``, as ``tricksim --set`` takes them)."""
+    return rules_array(GAME.build_rules(players=players, assignments=list(assignments)))
 
 
 def rows_of(rules, seed, start, count, worlds, table, work, fw):
@@ -209,15 +211,16 @@ def interval(d):
     return {"mean": m, "low": m - half, "high": m + half}
 
 
-def edges(players, weights, games, seeds, baseline=None):
+def edges(players, weights, games, seeds, baseline=None, assignments=()):
     """The expert with ``weights`` (and the shipped search table) against the expert
     without a scorer (the heuristic's card with more cards than its table) with the
     search table ``baseline`` (default the shipped one), each in one seat among
     heuristic seats, every seat in turn, on games 0 .. ``games``-1 of each seed (module
     doc, part 3): win rates (95% interval over the game indices), their paired
     difference, and the CPU us a decision of the expert's seat (the heuristic's
-    decisions, timed in a run with no expert, taken out)."""
-    rules = player_rules(players)
+    decisions, timed in a run with no expert, taken out); ``assignments``: rules other
+    than the standard ones the games are played by."""
+    rules = player_rules(players, assignments)
     table = _table_of(rules)
     base = table if baseline is None else baseline
     work, fw = new_work()
@@ -284,6 +287,9 @@ def main():
                          "measured against, as bench_expert.py writes tables (e.g. "
                          "0-0-32s10-16s10-8s10, four players' before the scorer; default: "
                          "the shipped table)")
+    ap.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                    help="--edge-only: play the edge's games by these rules (repeatable; "
+                         "the fit is always on the standard rules)")
     ap.add_argument("--data-table", default=None,
                     help="the search table the data seat plays with few cards (default: "
                          "the shipped one; the shipped four-player weights were fitted with "
@@ -307,9 +313,11 @@ def main():
         res = {"command": "python benchmarks/train_expert_schadenfreude.py "
                           + " ".join(sys.argv[1:]), "players": a.players,
                "weights": str(out), "baseline_table": a.baseline_table or "shipped",
-               "edges": edges(a.players, w, a.edge_games, seeds, baseline),
+               "rules": a.set, "edges": edges(a.players, w, a.edge_games, seeds, baseline,
+                                              a.set),
                "note": load_note()}
-        path = write(f"expert_schadenfreude_edge_{a.players}p", res)
+        tag = "".join("_" + x.replace("=", "-") for x in a.set)
+        path = write(f"expert_schadenfreude_edge_{a.players}p{tag}", res)
         print(json.dumps(res, indent=2))
         print(f"wrote {path}")
         return
