@@ -9,7 +9,9 @@ a kernel the tests need while this process compiles it is waited for and loaded
 from numba's cache, not compiled twice, and this process loads what the tests
 compiled first. Each step calls what its test file calls (the same kernels with the
 same argument types) on a few games. Run by tests/conftest.py at the start of a
-whole-suite session; it changes no result."""
+whole-suite session; it changes no result. Its steps done, it runs the suite's last
+files as a pytest session of its own and the tests' session reports them
+(tests/second_process.py)."""
 import os
 import tempfile
 import time
@@ -192,3 +194,9 @@ if __name__ == "__main__":
             _note({"step": f"{i} {step.__name__}", "error": traceback.format_exc()[-600:]})
         else:
             _note({"step": f"{i} {step.__name__}", "seconds": round(time.monotonic() - began, 1)})
+    import second_process
+    if os.environ.get(second_process.REPORTS_ENV):     # a split run: the last files here
+        def where(nodeid):
+            if LOG is not None:
+                LOG.where = f"(second process) {nodeid}"
+        second_process.run_tail(os.environ[second_process.REPORTS_ENV], where)

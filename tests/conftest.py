@@ -53,6 +53,8 @@ def pytest_report_header(config):
 
 _WARM = None
 _LOCKS = None
+#: the second process's reports in a split run (tests/second_process.py), else None
+_TAIL = None
 
 
 def pytest_sessionstart(session):
@@ -61,21 +63,48 @@ def pytest_sessionstart(session):
     named, or picked with -k (the warm-up compiles every game's kernels, most of which a
     few files never use, on a core the tests then lack). The two processes compile a
     kernel one at a time (tests/compile_locks.py): one that needs a kernel the other is
-    compiling waits for it and loads it from numba's cache."""
-    global _WARM, _LOCKS
+    compiling waits for it and loads it from numba's cache. Its compiling done, the
+    warm-up process runs the suite's last files (tests/second_process.py)."""
+    global _WARM, _LOCKS, _TAIL
     import os
     import subprocess
     import sys
     import tempfile
     if os.environ.get("TRICKSIM_NO_WARMUP") or session.config.getoption("keyword") \
+            or session.config.getoption("collectonly") \
             or session.config.args_source == pytest.Config.ArgsSource.ARGS:
         return
     import compile_locks
     _LOCKS = tempfile.mkdtemp(prefix="tricksim-compile-locks-")
     compile_locks.install(_LOCKS)
+    import second_process
+    reports = Path(_LOCKS) / "tail.jsonl"
     _WARM = subprocess.Popen([sys.executable, str(Path(__file__).parent / "_warm_kernels.py")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             env={**os.environ, "TRICKSIM_COMPILE_LOCKS": _LOCKS})
+                             env={**os.environ, "TRICKSIM_COMPILE_LOCKS": _LOCKS,
+                                  second_process.REPORTS_ENV: str(reports)})
+    _TAIL = second_process.TailReports(reports, _WARM)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """In a split run (tests/second_process.py) the second process's tests go last: the
+    session reports them when it gets there, by then mostly run."""
+    if _TAIL is not None:
+        import second_process
+        items.sort(key=lambda item: second_process.in_tail(item.nodeid))    # stable
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test of the second process: report what it ran (tests/second_process.py)."""
+    import second_process
+    if _TAIL is None or not second_process.in_tail(item.nodeid):
+        return None
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for report in _TAIL.reports(item):
+        item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
 
 
 _LOG = None
