@@ -153,8 +153,11 @@ def pytest_terminal_summary(terminalreporter):
     this session (seconds under numba's compiler lock: a kernel's time includes the
     callees it compiled first), how many were compiled or loaded from the cache, and
     every kernel compiled for more than one signature (a second specialization is a
-    second compile: int32 against int64 arrays, another layout)."""
+    second compile: int32 against int64 arrays, another layout). In a split run, one
+    line on how the two processes' ends compare (tests/second_process.py)."""
     import os
+    if _TAIL is not None:
+        terminalreporter.write_line(_TAIL.balance())
     top = os.environ.get("TRICKSIM_COMPILE_REPORT")
     if not top:
         return

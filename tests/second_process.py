@@ -80,7 +80,7 @@ class ReportWriter:
             self._line({"collect_error": report.nodeid, "text": str(report.longrepr)[-3000:]})
 
     def pytest_sessionfinish(self, session, exitstatus):
-        self._line({"finished": int(exitstatus)})
+        self._line({"finished": int(exitstatus), "at": time.time()})
 
 
 def run_tail(path, where=None) -> int:
@@ -112,7 +112,10 @@ class TailReports:
         self.seen: dict[str, list[dict]] = {}
         self.errors: list[str] = []
         self.finished = False
+        self.start = time.time()    # the session's start, near enough
         self.ended = None           # when this session first saw the process ended
+        self.own_done = None        # when this session reached the first of these tests
+        self.tail_done = None       # when the second process finished (its clock)
         self._offset = 0
 
     def _read(self) -> None:
@@ -127,7 +130,7 @@ class TailReports:
                 self._offset = fh.tell()
                 data = json.loads(line)
                 if "finished" in data:
-                    self.finished = True
+                    self.finished, self.tail_done = True, data.get("at")
                 elif "collect_error" in data:
                     self.errors.append(f"{data['collect_error']}: {data['text']}")
                 else:
@@ -140,6 +143,7 @@ class TailReports:
         """The reports of ``item`` from the second process, waiting for them; a failed
         report naming the reason if that process ended without them."""
         config = item.config
+        self.own_done = self.own_done or time.time()
         while True:
             self._read()
             if self._done(item.nodeid):
@@ -151,6 +155,19 @@ class TailReports:
                 if time.monotonic() - self.ended > LAST_WAIT:
                     return [self._missing(item)]
             time.sleep(0.05)
+
+    def balance(self) -> str:
+        """One line: when this session had run its own tests and when the second
+        process was done, in seconds from the session's start (what ``TAIL_FROM``
+        balances)."""
+        start = self.start
+        if self.own_done is None:
+            return "second process: none of its tests were reached"
+        tail = (f"{self.tail_done - start:.0f} s" if self.tail_done is not None
+                else "not finished")
+        return (f"split run: this process ran its tests by {self.own_done - start:.0f} s, "
+                f"the second process ({len(self.seen)} tests, from {TAIL_FROM}) "
+                f"finished at {tail}")
 
     def _missing(self, item):
         from _pytest.reports import TestReport

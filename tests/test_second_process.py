@@ -74,3 +74,17 @@ def test_only_the_tail_files_are_the_second_process_s():
     assert not second_process.in_tail("tests/toygame/test_toygame.py::test_x")
     assert all(p.endswith(".py") and os.path.exists(p)
                for p in second_process.tail_paths())
+
+
+def test_the_balance_line_gives_both_ends_from_the_start(tmp_path, pytestconfig):
+    path = tmp_path / "tail.jsonl"
+    a = "tests/test_x.py::test_a"
+    tail = TailReports(path, Process())
+    assert "none of its tests were reached" in tail.balance()
+    tail.start = time.time() - 100.0
+    lines = [report(a, "setup"), report(a, "call"), report(a, "teardown"),
+             {"finished": 0, "at": tail.start + 42.0}]
+    path.write_text("".join(json.dumps(d) + "\n" for d in lines))
+    tail.reports(item(pytestconfig, a))
+    line = tail.balance()
+    assert "ran its tests by 100 s" in line and "(1 tests," in line and "finished at 42 s" in line
