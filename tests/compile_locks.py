@@ -13,6 +13,10 @@ gives up and compiles (as without the locks). Waits cannot form a cycle: a proce
 waits while holding only the locks of the kernels whose compile led to this one (its
 callers), and the other process, compiling this kernel, would need one of them only
 if the call graph had a cycle. A compile already done in this process takes no lock.
+
+The warm-up sets ``GIVE_WAY`` while it compiles ahead: a kernel the tests are compiling
+is one they are about to use, so rather than wait for it (47 s idle in one cold run),
+the warm-up drops that step (``Busy``) and goes on with the next.
 """
 from __future__ import annotations
 
@@ -26,7 +30,14 @@ MAX_WAIT = 900.0
 #: functions called ``hook(kernel, seconds)`` after each wait (tests/compile_log.py)
 WAIT_HOOKS: list = []
 
+#: raise ``Busy`` instead of waiting for a kernel another process is compiling
+GIVE_WAY = False
+
 _held: set = set()
+
+
+class Busy(Exception):
+    """Another live process is compiling this kernel, and this one gives way."""
 
 
 def kernel_name(dispatcher) -> str:
@@ -66,6 +77,8 @@ def _take(lock: Path) -> tuple[float, bool]:
             if pid and not _alive(pid):
                 lock.unlink(missing_ok=True)
                 continue
+            if pid and GIVE_WAY:
+                raise Busy(lock.name)
             if time.monotonic() - began > MAX_WAIT:
                 return time.monotonic() - began, False  # compile it here after all
             time.sleep(0.05)
@@ -93,7 +106,10 @@ def install(folder) -> None:
         if key in _held:                    # another thread of this process has it
             return original(self, sig)
         lock = folder / key
-        waited, owned = _take(lock)
+        try:
+            waited, owned = _take(lock)
+        except Busy:
+            raise Busy(kernel) from None
         if waited > 0.1:
             for hook in WAIT_HOOKS:
                 hook(kernel, waited)

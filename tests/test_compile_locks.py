@@ -61,3 +61,21 @@ def test_a_compile_waits_for_the_other_process_and_takes_a_dead_ones_lock(tmp_pa
     lock.write_text(str(holder.pid))
     seconds, waits = _run(tmp_path)
     assert waits == "[]" and not lock.exists()
+
+
+def test_a_process_that_gives_way_does_not_wait(tmp_path):
+    lock = tmp_path / lock_key("__main__.f", (types.int64,))
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    script = SCRIPT.replace("compile_locks.install(sys.argv[1])",
+                            "compile_locks.install(sys.argv[1]); compile_locks.GIVE_WAY = True")
+    try:
+        lock.write_text(str(holder.pid))
+        began = time.monotonic()
+        child = subprocess.run([sys.executable, "-c", script, str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert child.returncode != 0 and time.monotonic() - began < 60
+    assert "compile_locks.Busy: __main__.f" in child.stderr
+    assert lock.exists()        # the holder's lock is left alone
