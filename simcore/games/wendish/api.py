@@ -34,8 +34,7 @@ from .engine import (A_DISCARD, CONTRACTS, MAX_LEGAL, N_ACTIONS, OBS_SIZE, O_CAL
                      ST_DISCARDS, ST_HAND, ST_RNG, ST_SKAT, ST_UNDER,
                      ST_SCORE, ST_TO_MOVE, py_apply, py_init_game, py_legal_actions,
                      py_next_deal, py_observe, py_start_deal)
-from .expert import EXPERT
-from .pimc import PIMC, parse_policy, py_choose_w
+from .pimc import parse_policy, policy_searches, py_choose_w
 from .policies import POLICIES, py_choose
 from .solver import new_work, solve_cards
 from .records import (CARD_NAMES, action_code, action_json, check_start, deck_start, describe,
@@ -189,7 +188,7 @@ class Engine(EngineBase):
         pid = parse_policy(policy_name)
         if self.deal_over(state):
             raise ValueError("choose: the deal is over")
-        if pid & 7 == PIMC or pid == EXPERT:
+        if policy_searches(pid):
             return int(py_choose_w(self.r, state, pid, self._solver_work()))
         return int(py_choose(self.r, state, pid))
 

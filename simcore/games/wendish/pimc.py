@@ -736,6 +736,16 @@ def expert_choose(r, st, work):
     return heuristic_action(r, st)
 
 
+def policy_searches(pid) -> bool:
+    """Whether the kernel policy id ``pid`` searches (``pimc``, ``expert``): it plays
+    through ``choose_w`` with the solver's work array, the others through ``choose``."""
+    return pid & 7 == PIMC or pid == EXPERT
+
+
+#: ``policy_searches`` for kernels
+searches = njit(cache=True, inline="always")(policy_searches)
+
+
 @njit(cache=True, inline="always")
 def choose_w(r, st, pid, work):
     """``choose`` for every policy, ``pimc`` and ``expert`` included (``work``:
@@ -764,7 +774,9 @@ def choose_w(r, st, pid, work):
 
 @njit(cache=True)
 def py_choose_w(r, st, pid, work):
-    """``choose_w`` as one call from Python."""
+    """``choose_w`` as one compiled call: from Python, and from a kernel that should
+    not inline the whole search (``hand.play_hands``: numba then compiles the search
+    once, here, not again inside the caller; the cheap policies stay inlined there)."""
     return choose_w(r, st, pid, work)
 
 
@@ -864,4 +876,4 @@ def policy_name(pid: int) -> str:
 
 def uses_search(pids) -> bool:
     """Whether any of the kernel ids needs the solver's scratch space (pimc, expert)."""
-    return any(int(p) & 7 == PIMC or int(p) == EXPERT for p in pids)
+    return any(policy_searches(int(p)) for p in pids)

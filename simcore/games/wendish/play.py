@@ -15,8 +15,7 @@ from .engine import (STATE_SIZE, ST_CONTRACT, ST_CP0, ST_DEALER, ST_DECK,
                      ST_TAKER, ST_TEAM0, ST_TO_MOVE, ST_TRICKS0, ST_TRUMP, ST_WINNER,
                      apply_action, called_column, deal_over, game_over, init_game,
                      next_deal_into)
-from .expert import EXPERT
-from .pimc import PIMC, choose_w
+from .pimc import PIMC, choose_w, searches
 from .rules import R_DEALS
 from .solver import W_COLS, new_work_rows
 
@@ -115,7 +114,7 @@ def searching(policies):
     """Whether any player searches (``pimc``, ``expert``)."""
     search = False
     for p in range(len(policies)):
-        search |= policies[p] & 7 == PIMC or policies[p] == EXPERT
+        search |= searches(policies[p])
     return search
 
 
