@@ -25,6 +25,13 @@ answers out (the gate of such a row is not judged until a later run adds them).
 
 Results merge into results/benchmarks/hand_budget.json by position name (so positions
 can be run one at a time); the file says how many reference deals each position had.
+
+With 20 positions each judged at 95%, about one miss is expected when every answer is
+right, so the run ends with the family's verdict too (``family``, ``--summary`` prints it
+from the stored file without running anything): per position, the difference default -
+reference with its z (independent samples, binomial standard errors), the two-sided
+p-value and Holm's adjustment over every judged position; a position is consistent at
+the family's 5% when its Holm p is at least 0.05.
 """
 import argparse
 import json
@@ -146,6 +153,41 @@ def reusable(row, name, deals, seed) -> bool:
             and ref.get("deals") == deals and ref.get("seed") == seed)
 
 
+def family_check(positions: dict) -> dict:
+    """The family-wise verdict of the judged positions (module doc): per position the
+    difference, z, p and Holm p, and which are inconsistent at the family's 5%."""
+    import math
+
+    from simcore.statistics.stats import holm
+    rows = {}
+    for name, row in positions.items():
+        d, r = row.get("default"), row.get("reference")
+        if not d or not r:
+            continue
+        diff = d["win"] - r["win"]
+        se = math.sqrt(d["win"] * (1 - d["win"]) / d["deals"]
+                       + r["win"] * (1 - r["win"]) / r["deals"])
+        z = diff / se if se > 0 else (0.0 if diff == 0 else math.inf)
+        rows[name] = {"diff": diff, "z": z, "p": math.erfc(abs(z) / math.sqrt(2)),
+                      "default_deals": d["deals"], "reference_deals": r["deals"]}
+    for name, adjusted in zip(rows, holm([v["p"] for v in rows.values()])):
+        rows[name]["holm_p"] = adjusted
+    return {"positions": rows, "judged": len(rows),
+            "inconsistent_at_95_each": sorted(n for n, v in rows.items() if v["p"] < 0.05),
+            "inconsistent_familywise": sorted(n for n, v in rows.items()
+                                              if v["holm_p"] < 0.05)}
+
+
+def print_family(family: dict) -> None:
+    """The family-wise verdict (``family_check``) as lines."""
+    for name, v in family["positions"].items():
+        print(f"  {name:24s} {100 * v['diff']:+5.1f} pp  z {v['z']:+.2f}  p {v['p']:.3f}  "
+              f"Holm p {v['holm_p']:.3f}")
+    print(f"{family['judged']} positions judged; inconsistent at 95% each: "
+          f"{', '.join(family['inconsistent_at_95_each']) or 'none'}; at the family's 5% "
+          f"(Holm): {', '.join(family['inconsistent_familywise']) or 'none'}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", default=None, choices=sorted(POSITIONS),
@@ -160,6 +202,8 @@ def main():
                     help="keep a stored reference whose position, resolved player, deals "
                          "and seed match")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--summary", action="store_true",
+                    help="print the family-wise verdict of the stored results and stop")
     a = ap.parse_args()
     out = Path(a.out) if a.out else RESULTS / "hand_budget.json"
     old = {}
@@ -168,6 +212,11 @@ def main():
         if prev.get("benchmark") != "hand_budget":
             sys.exit(f"{out} was not written by this benchmark; give another --out")
         old = prev.get("positions", {})
+    if a.summary:
+        if not old:
+            sys.exit(f"{out} holds no results yet")
+        print_family(family_check(old))
+        return 0
     command = "python benchmarks/bench_hand_budget.py " + " ".join(sys.argv[1:])
     for name in a.only or list(POSITIONS):
         game, ropts, hopts = POSITIONS[name]
@@ -206,7 +255,8 @@ def main():
         write("hand_budget", {"command": command,
                               "note": "each position's figures carry their own command, "
                                       "budget, threads, reference deals and load",
-                              "positions": old}, out)
+                              "positions": old, "family": family_check(old)}, out)
+    print_family(family_check(old))
     return 0
 
 
