@@ -26,7 +26,7 @@ from pathlib import Path
 #: one (the suite's last ones: the warm-up's first compile steps are theirs); chosen so
 #: that both processes end together on a cold cache (measured in the README's test
 #: section)
-TAIL_FROM = "test_python_players_commands.py"
+TAIL_FROM = "test_replay_strict.py"
 #: the environment variable naming the reports' file (set for the warm-up process)
 REPORTS_ENV = "TRICKSIM_TAIL_REPORTS"
 #: seconds the tests' session waits for a test's reports once the second process ended
