@@ -22,6 +22,8 @@ import numpy as np
 
 from simcore import engine, get_game, simulate
 
+import compile_locks  # tests/ (this script's folder)
+
 SEED = 1
 LOG = None
 
@@ -38,8 +40,8 @@ def _cli(*args) -> None:
             res = CliRunner().invoke(cli, [str(a) for a in args], prog_name="tricksim")
         finally:
             os.chdir(here)
-    if res.exception is not None and type(res.exception).__name__ == "Busy":
-        raise res.exception         # compile_locks.Busy: the tests are compiling it
+    if isinstance(res.exception, compile_locks.Busy):
+        raise res.exception         # the tests are compiling it: give way (below)
     if res.exit_code:
         raise RuntimeError(f"tricksim {' '.join(map(str, args))}: {res.output[-300:]}")
 
@@ -186,23 +188,18 @@ if __name__ == "__main__":
         from compile_log import CompileLog
         LOG = CompileLog(os.environ["TRICKSIM_COMPILE_LOG"], "(warm-up)")
     if os.environ.get("TRICKSIM_COMPILE_LOCKS"):
-        import compile_locks
         compile_locks.install(os.environ["TRICKSIM_COMPILE_LOCKS"])
-    import compile_locks
     compile_locks.GIVE_WAY = True       # never wait for the tests' compiles here
     for i, step in enumerate(STEPS):
         began = time.monotonic()
         name = f"{i} {step.__name__}"
         try:
             step()
-        except Exception as error:     # a step that fails leaves its kernels to the tests
-            text = traceback.format_exc()
-            if isinstance(error, compile_locks.Busy) or "compile_locks.Busy" in text:
-                # the tests are compiling what it needs (numba may wrap the Busy)
-                _note({"step": name, "gave_way": text.rpartition("Busy: ")[2][:200].strip(),
-                       "seconds": round(time.monotonic() - began, 1)})
-            else:
-                _note({"step": name, "error": text[-600:]})
+        except compile_locks.Busy as busy:     # the tests are compiling what it needs
+            _note({"step": name, "gave_way": str(busy),
+                   "seconds": round(time.monotonic() - began, 1)})
+        except Exception:       # a step that fails leaves its kernels to the tests
+            _note({"step": name, "error": traceback.format_exc()[-600:]})
         else:
             _note({"step": name, "seconds": round(time.monotonic() - began, 1)})
     compile_locks.GIVE_WAY = False      # the tail's tests need what they call
