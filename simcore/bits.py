@@ -265,6 +265,30 @@ def ab_child(maxing, v, act, best, best_act, alpha, beta):
     return best, best_act, alpha, beta
 
 
+@njit(cache=True, inline="always")
+def draw_from_mask(state, pool, k, ids):
+    """``k`` ids drawn uniformly without replacement from the set bits of ``pool``
+    (k at most their count): a partial Fisher-Yates over ``ids``, which is left holding
+    the pool's ids with the draws first.  One 64-bit draw per id, Lemire's multiply-shift
+    on its high half.  Returns (new_state, the mask of the drawn ids) (the pimc samplers'
+    "the opponent's unknown cards")."""
+    na = 0
+    m = np.uint64(pool)
+    while m != U0:
+        ids[na] = lowest_bit(m)
+        na += 1
+        m &= m - U1
+    got = U0
+    for i in range(k):
+        state, off = bounded(state, na - i)
+        j = i + off
+        c = ids[j]
+        ids[j] = ids[i]
+        ids[i] = c
+        got |= U1 << np.uint64(c)
+    return state, got
+
+
 @njit(cache=True)
 def shuffle_inplace(state, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]``; returns the new RNG state.

@@ -129,11 +129,11 @@ def test_paired_difference():
     (["schnapsen", "--hand", "AH", "--seat", "2"], ["--seat 2"]),
     (["wendish", "--hand", "QC", "--trump-card", "QS"], ["Schnapsen only"]),
     (["wendish", "--preset", "dreiwendsch", "--hand", "QC", "--leaves-skat"], ["impossible"]),
-    (["wendish", "--preset", "sharp", "--hand", "9C"], ["not in this variant's pack"]),
+    (["wendish", "--preset", "sharp", "--hand", "9C"], ["9C is not in this variant's pack"]),
     (["wendish", "--preset", "dreiwendsch", "--hand", "QS", "--known", "1:QC", "--takes-skat"],
      ["impossible: another seat holds QC"]),
     (["wendish", "--hand", "QC", "--known", "5:QS"], ["SEAT:CARDS"]),
-    (["schadenfreude", "--players", "3", "--hand", "9C"], ["not in the deck"]),
+    (["schadenfreude", "--players", "3", "--hand", "9C"], ["9C is not in the deck with 3 players"]),
     (["schnapsen", "--hand", "AH", "--deals", "0"], ["--deals must be from 1"]),
     (["schnapsen", "--hand", "AH", "--policy", "nobody"], ["unknown policy"]),
 ])

@@ -62,9 +62,11 @@ class HandSetup:
     extra: dict = field(default_factory=dict)
 
 
-def parse_cards(text: str, parse_card, what: str) -> list[int]:
+def parse_cards(text: str, parse_card, what: str, deck=None, pack: str = "") -> list[int]:
     """Card ids of a comma- or space-separated list in the rule texts' notation; one
-    TricksimError naming the first unknown card or a card given twice."""
+    TricksimError naming the first unknown card, a card given twice or, with ``deck``
+    (the ids the rules deal), a card the rules leave out (``pack`` names what it is not
+    in, e.g. "the deck with 3 players")."""
     names = [t for t in text.replace(",", " ").split() if t]
     if not names:
         raise TricksimError(f"{what}: no cards given")
@@ -73,6 +75,8 @@ def parse_cards(text: str, parse_card, what: str) -> list[int]:
         c = parse_card(n)
         if c in out:
             raise TricksimError(f"{what}: {n} is given twice")
+        if deck is not None and c not in deck:
+            raise TricksimError(f"{what}: {n} is not in {pack}")
         out.append(c)
     return out
 

@@ -128,6 +128,18 @@ class BatchPlan:
     cluster: dict = field(default_factory=dict)
 
 
+def _join_names(opts, key, path, error):
+    """A list of player names under ``key`` joined as the command line writes them
+    (``a,b``); a name stays; anything else fails with ``error``."""
+    if key not in opts:
+        return
+    v = opts[key]
+    if isinstance(v, list) and all(isinstance(s, str) for s in v):
+        opts[key] = ",".join(v)
+    elif not isinstance(v, str):
+        _fail(path, error)
+
+
 def _fail(path, msg):
     raise TricksimError(f"batch plan '{path}': {msg}")
 
@@ -207,22 +219,13 @@ def _check_run(path, i, raw: dict, names: set) -> BatchRun:
                 opts[key] = v = [v]
             if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
                 _fail(path, f"run '{name}': {key} must be a list of \"NAME=VALUE\" strings")
-    if "policy" in opts:
-        v = opts["policy"]
-        if isinstance(v, list) and all(isinstance(s, str) for s in v):
-            opts["policy"] = ",".join(v)
-        elif not isinstance(v, str):
-            _fail(path, f"run '{name}': policy must be a name or a list of names")
+    _join_names(opts, "policy", path, f"run '{name}': policy must be a name or a list of "
+                "names")
     for key in ("preset", "rules", "check_with"):
         if key in opts and not isinstance(opts[key], str):
             _fail(path, f"run '{name}': {key} must be a string")
-    if "skill" in opts:
-        v = opts["skill"]
-        if isinstance(v, list) and all(isinstance(s, str) for s in v):
-            opts["skill"] = ",".join(v)
-        elif not isinstance(v, str):
-            _fail(path, f"run '{name}': skill must be \"STRONG,WEAK\" or a list of two "
-                        "player names")
+    _join_names(opts, "skill", path, f"run '{name}': skill must be \"STRONG,WEAK\" or a list "
+                "of two player names")
     if "rules" in opts:
         opts["rules"] = str((Path(path).parent / opts["rules"]).resolve())
     if command == "sweep" and not opts.get("vary"):

@@ -266,6 +266,19 @@ def rounds(st):
 # ----- starting rounds ----------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def _open_trick(st, leader):
+    """An empty trick for ``leader`` to lead: no lead suit, followers or off-suit cards
+    yet (at a round's start and after each trick)."""
+    st[S_TRICK_LEADER] = leader
+    st[S_TO_MOVE] = leader
+    st[S_TRICK_POS] = 0
+    st[S_LEAD] = 0
+    st[S_FOLLOW] = 0
+    st[S_RANK_POS] = 0
+    st[S_OFFSUIT] = 0
+
+
+@njit(cache=True, inline="always")
 def _reset_round(r, st, leader):
     """Empty piles, points and trick; ``leader`` to lead; hands from the deck order."""
     n = r[R_PLAYERS]
@@ -280,14 +293,8 @@ def _reset_round(r, st, leader):
         st[S_TRICK + p] = -1
         st[S_VOID + p] = 0
     st[S_LEADER] = leader
-    st[S_TRICK_LEADER] = leader
-    st[S_TO_MOVE] = leader
-    st[S_TRICK_POS] = 0
+    _open_trick(st, leader)
     st[S_TRICK_NUM] = 0
-    st[S_LEAD] = 0
-    st[S_FOLLOW] = 0
-    st[S_RANK_POS] = 0
-    st[S_OFFSUIT] = 0
     st[S_PLAYED] = 0
     st[S_STATUS] = PLAYING
 
@@ -459,13 +466,7 @@ def apply_action(r, st, a):
             pile, pts = collect(pile, pts, c, (taken >> np.uint64(c)) & U1, cancel)
     st[S_PILE + w] = np.int64(pile)
     st[S_POINTS + w] = pts
-    st[S_TRICK_LEADER] = w
-    st[S_TO_MOVE] = w
-    st[S_TRICK_POS] = 0
-    st[S_LEAD] = 0
-    st[S_FOLLOW] = 0
-    st[S_RANK_POS] = 0
-    st[S_OFFSUIT] = 0
+    _open_trick(st, w)
     t = st[S_TRICK_NUM] + 1
     st[S_TRICK_NUM] = t
     if t == r[R_HAND]:

@@ -33,7 +33,8 @@ from .engine import (S_FOLLOW, S_HAND, S_LEAD, S_OFFSUIT, S_PILE, S_PLAYED, S_PO
                      S_RANK_POS, S_SCORE, S_TO_MOVE, S_TRICK, S_TRICK_LEADER, S_TRICK_NUM,
                      S_TRICK_POS, collect, legal_mask, winning_rank)
 from .policies import (CLOSE_ROOM, ENDING_ROOM, RANKS_ABOVE, _cards_above, _collect_all,
-                       _lead_stats, _win_chance_in, _win_lead, heuristic_on_state)
+                       _card_takes, _lead_stats, _win_chance_in, _win_lead,
+                       heuristic_on_state, trick_taker_gain)
 from .rules import R_CANCEL, R_DECK, R_HAND, R_LIMIT, R_PLAYERS
 
 #: the kernel id of ``expert`` (``pid & 7`` is not pimc's)
@@ -217,12 +218,9 @@ def card_features(r, st, acts, feats, ctx):
         if CARD_SUIT[card] != suit:
             suit = CARD_SUIT[card]
             suit_follow, suit_none = _lead_stats(unseen, own, n_unseen, hand_left)
-        if lead_mask != U0:
-            lm, n_follow, none = lead_mask, lead_follow, lead_none
-        else:
-            lm, n_follow, none = own, suit_follow, suit_none
-        follows = card >= 48 or (bit & lm) != U0
-        p_win = _win_chance_in(rank, lm, follow_ranks, others, unseen, n_follow, 1.0 - none)
+        _, _, follows, p_win = _card_takes(card, bit, rank, own, lead_mask, lead_follow,
+                                           lead_none, suit_follow, suit_none, follow_ranks,
+                                           others, unseen)
         gain = collect(got_pile, got, card, True, cancel)[1]
         danger = _win_chance_in(rank, own, U0, n - 1, unseen, suit_follow, 1.0 - suit_none)
         sm = SUIT_MASK[suit] if suit < 4 else WILD_MASK
@@ -239,13 +237,9 @@ def card_features(r, st, acts, feats, ctx):
             wr = winning_rank(ranks)
             if not (follows and wr == rank):
                 if not (follows and wr == gift_rank):
-                    wpos = np.int64((np.uint64(st[S_RANK_POS]) >> np.uint64(3 * wr))
-                                    & np.uint64(7))
-                    w = (st[S_TRICK_LEADER] + wpos) % n
                     taken = offsuit if follows else offsuit | bit
-                    pr, g = collect(np.uint64(st[S_PILE + w]), 0, st[S_TRICK + wpos], True,
-                                    cancel)
-                    gift_g = _collect_all(taken, pr, g, cancel)[1]
+                    w, gift_g = trick_taker_gain(st, S_RANK_POS, S_TRICK_LEADER, S_PILE,
+                                                 S_TRICK, n, wr, taken, cancel)
                     rt = st[S_SCORE + w] + st[S_POINTS + w]
                     gift_push = 1.0 if rt <= limit < rt + gift_g else 0.0
                     gift_rank = wr if follows else np.int64(-1)

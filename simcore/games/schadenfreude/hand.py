@@ -84,12 +84,7 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
     used: set = set()
 
     def cards_of(text, what):
-        cs = parse_cards(text, parse_card, what)
-        for c in cs:
-            if c not in deck:
-                raise TricksimError(f"{what}: {card_name(c)} is not in the deck with {n} "
-                                    "players")
-        return cs
+        return parse_cards(text, parse_card, what, deck, f"the deck with {n} players")
 
     own = cards_of(hand, "--hand")
     place(t, range(hs * seat, hs * seat + hs), own, used, card_name, "--hand")

@@ -209,6 +209,38 @@ def _collect_all(cards, pile, points, cancel):
     return pile, points
 
 
+@njit(cache=True, inline="always")
+def _card_takes(card, bit, rank, own, lead_mask, lead_follow, lead_none, suit_follow,
+                suit_none, follow_ranks, others, unseen):
+    """For the seat to move playing ``card`` (``bit``, ``rank``, ``own``: its suit's
+    follow mask): the suit the trick is decided in (the lead's, or the card's own on an
+    empty trick), the chance that none of the seats still to play holds it, whether the
+    card follows, and its chance to take the trick (``_win_chance_in``); the lead's and
+    the card's suit statistics come from ``_lead_stats``.  One copy for the heuristic
+    and the expert's features."""
+    if lead_mask != U0:
+        lm, n_follow, none = lead_mask, lead_follow, lead_none
+    else:
+        lm, n_follow, none = own, suit_follow, suit_none
+    follows = card >= 48 or (bit & lm) != U0
+    p_win = _win_chance_in(rank, lm, follow_ranks, others, unseen, n_follow, 1.0 - none)
+    return lm, none, follows, p_win
+
+
+@njit(cache=True, inline="always")
+def trick_taker_gain(o, at_rank_pos, at_trick_leader, at_pile, at_trick, n, wr, taken,
+                     cancel):
+    """Who takes the trick when a card does not: the follower already in it with the
+    winning rank ``wr`` (its position, seat and card from ``o``'s fields at the given
+    indices, an observation's or a state's), and the points it gets, its pile collecting
+    its own card and then ``taken`` (the trick's cards that did not follow): (seat,
+    points).  One copy for the heuristic and the expert's features."""
+    wpos = np.int64((np.uint64(o[at_rank_pos]) >> np.uint64(3 * wr)) & np.uint64(7))
+    w = (o[at_trick_leader] + wpos) % n
+    pile, points = collect(np.uint64(o[at_pile + w]), 0, o[at_trick + wpos], True, cancel)
+    return w, _collect_all(taken, pile, points, cancel)[1]
+
+
 # the cards whose rank (value + 3) has bit b set, b = 0..3
 RANK_PLANES = np.zeros(4, dtype=np.uint64)
 for _r in range(14):
@@ -322,12 +354,9 @@ def _heuristic(r, o, me, hand, at):
         if CARD_SUIT[card] != suit and (lead_mask == U0 or own != lead_mask):
             suit = CARD_SUIT[card]
             suit_follow, suit_none = _lead_stats(unseen, own, n_unseen, hand_left)
-        if lead_mask != U0:
-            lm, n_follow, none = lead_mask, lead_follow, lead_none
-        else:
-            lm, n_follow, none = own, suit_follow, suit_none
-        follows = card >= 48 or (bit & lm) != U0
-        p_win = _win_chance_in(rank, lm, follow_ranks, others, unseen, n_follow, 1.0 - none)
+        lm, none, follows, p_win = _card_takes(card, bit, rank, own, lead_mask, lead_follow,
+                                               lead_none, suit_follow, suit_none,
+                                               follow_ranks, others, unseen)
         # what winning would bring: this card, the cards that did not follow,
         # and what the players still to play are expected to throw off (none of the
         # lead suit: a wild on an empty trick leads none)
@@ -344,14 +373,9 @@ def _heuristic(r, o, me, hand, at):
             wr = winning_rank(ranks)
             if not (follows and wr == rank):
                 if not (follows and wr == gift_rank):
-                    # a follower already in the trick: its position, seat and card
-                    wpos = np.int64((np.uint64(o[o_rank_pos]) >> np.uint64(3 * wr))
-                                    & np.uint64(7))
-                    w = (o[o_trick_leader] + wpos) % n
                     taken = offsuit if follows else offsuit | bit
-                    pr, g = collect(np.uint64(o[o_pile + w]), 0, o[o_trick + wpos], True,
-                                    cancel)
-                    g = _collect_all(taken, pr, g, cancel)[1]
+                    w, g = trick_taker_gain(o, o_rank_pos, o_trick_leader, o_pile, o_trick,
+                                            n, wr, taken, cancel)
                     gift = gift_utility(g, o[o_score + w] + o[o_points + w], my_total,
                                         best_other, limit, all_bust_highest)
                     gift_rank = wr if follows else np.int64(-1)

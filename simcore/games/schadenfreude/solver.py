@@ -65,7 +65,7 @@ advanced and a choice is reproducible by (seed, index).
 import numpy as np
 from numba import njit
 
-from ...bits import U0, U1, lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
+from ...bits import U0, U1, draw_from_mask, lowest_bit, mix64, popcount, sort_by_key_desc
 from .cards import CARD_RANK, CARD_VALUE, SUIT_MASK, WILD_MASK
 from .engine import (GAME_OVER, MAX_SEATS, PLAYING, S_FOLLOW, S_HAND, S_LEAD, S_PLAYED,
                      S_POINTS, S_RNG, S_SCORE, S_STATUS, S_TO_MOVE, S_TRICK_NUM, S_TRICK_POS,
@@ -386,26 +386,6 @@ def decision_stream(st):
     return z
 
 
-@njit(cache=True, inline="always")
-def _draw(rng, pool, k, cards):
-    """``k`` cards drawn uniformly from the mask ``pool``; (rng, mask)."""
-    na = 0
-    m = pool
-    while m != U0:
-        cards[na] = lowest_bit(m)
-        na += 1
-        m &= m - U1
-    got = U0
-    for i in range(k):
-        rng, x = next_u64(rng)
-        j = i + np.int64(((x >> np.uint64(32)) * np.uint64(na - i)) >> np.uint64(32))
-        c = cards[j]
-        cards[j] = cards[i]
-        cards[i] = c
-        got |= U1 << np.uint64(c)
-    return rng, got
-
-
 @njit(cache=True)
 def sample_world(r, st, seat, rng, world, cards):
     """Write into ``world`` a copy of ``st`` whose hidden cards (the other hands, the
@@ -444,7 +424,7 @@ def sample_world(r, st, seat, rng, world, cards):
             if np.int64(popcount(allowed)) < need:
                 ok = False
                 break
-            rng, got = _draw(rng, allowed, need, cards)
+            rng, got = draw_from_mask(rng, allowed, need, cards)
             world[S_HAND + p] = np.int64(got)
             pool &= ~got
         if ok:

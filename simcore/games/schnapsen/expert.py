@@ -30,7 +30,7 @@ the trump card and the talon's size (tests/test_no_peek.py).
 import numpy as np
 from numba import njit
 
-from ...bits import kth_bit, lowest_bit, next_u64, popcount
+from ...bits import ab_child, kth_bit, lowest_bit, next_u64, popcount
 from .cards import CARD_POINTS
 from .engine import (A_CLAIM, A_MARRIAGE, A_PASS, AFTER_LAST, FOLLOW, LEAD, S_CLOSER,
                      S_HAND, S_LEAD_CARD, S_LEADER, S_MARR, S_MARRIED, S_PHASE, S_PLAYED,
@@ -96,22 +96,6 @@ def run_out_value(last_winner, ctx):
     return 1 if last_winner == 0 else -1
 
 
-@njit(cache=True, inline="always")
-def _better(maxing, v, best, alpha, beta):
-    """The search's best value and window after a child's value ``v`` (the seat to move
-    maximises seat 0's value if ``maxing``, else minimises it)."""
-    if maxing:
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-    elif v < best:
-        best = v
-        if v < beta:
-            beta = v
-    return best, alpha, beta
-
-
 @njit(_SIG, cache=True, _nrt=False)
 def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, beta, ctx):
     """The deal's value for seat 0 (signed game points) once nothing more is drawn (the
@@ -121,7 +105,8 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
     is to act).  ``married``: -1 at the start of the turn to lead, -2 after a close (no
     claim, a marriage may follow), else the suit of the marriage just shown (its king or
     queen must be led).  ``ctx``: ``pack_context``.  A fail-soft alpha-beta search in the
-    window (``alpha``, ``beta``).  A seat that may claim with the target reached claims
+    window (``alpha``, ``beta``; each child through the solvers' ``bits.ab_child``, which
+    keeps no move here: action 0).  A seat that may claim with the target reached claims
     at once (waiting only adds to the opponent's points and tricks)."""
     if lead < 0:
         if leader == 0:
@@ -165,7 +150,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
                         else:
                             v = endgame_value(h0, h1, p0, p1, m0, m1 + add, t0, t1, leader,
                                               _NONE, s, alpha, beta, ctx)
-                        best, alpha, beta = _better(maxing, v, best, alpha, beta)
+                        best, _, alpha, beta = ab_child(maxing, v, 0, best, 0, alpha, beta)
                         if alpha >= beta:
                             return best
         m = allowed
@@ -179,7 +164,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
             else:
                 v = endgame_value(h0, h1 ^ bit, p0, p1, m0, m1, t0, t1, leader, c, _NONE,
                                   alpha, beta, ctx)
-            best, alpha, beta = _better(maxing, v, best, alpha, beta)
+            best, _, alpha, beta = ab_child(maxing, v, 0, best, 0, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -205,7 +190,7 @@ def endgame_value(h0, h1, p0, p1, m0, m1, t0, t1, leader, lead, married, alpha, 
         else:
             v = endgame_value(n0, n1, p0, p1 + pts, m0, m1, t0, t1 + 1, _ONE, _NONE, _NONE, alpha,
                               beta, ctx)
-        best, alpha, beta = _better(maxing, v, best, alpha, beta)
+        best, _, alpha, beta = ab_child(maxing, v, 0, best, 0, alpha, beta)
         if alpha >= beta:
             break
     return best

@@ -64,7 +64,8 @@ about 67% for the full search), so it is an option only.
 import numpy as np
 from numba import njit
 
-from ...bits import ab_child, lowest_bit, mix64, next_u64, popcount, sort_by_key_desc
+from ...bits import (ab_child, draw_from_mask, lowest_bit, mix64, next_u64, popcount,
+                     sort_by_key_desc)
 from .cards import CARD_POINTS
 from .rules import R_AT_CLOSE, R_SCHNEIDER, R_TARGET
 from .engine import (S_CLOSER, S_LEADER, S_MARR, LEAD, S_MARRIED, S_POINTS, S_SNAP_POINTS,
@@ -410,20 +411,8 @@ def sample_world(st, seat, rng, world, cards):
     need = opp_n - popcount(np.uint64(known))
     allowed = unknown & ~st[S_VOID + o]
     # the opponent's unknown cards: `need` of the allowed ones, uniformly
-    na = 0
-    m = allowed
-    while m != 0:
-        cards[na] = lowest_bit(m)
-        na += 1
-        m &= m - 1
-    hand = known
-    for i in range(need):
-        rng, x = next_u64(rng)
-        j = i + np.int64(((x >> np.uint64(32)) * np.uint64(na - i)) >> np.uint64(32))
-        c = cards[j]
-        cards[j] = cards[i]
-        cards[i] = c
-        hand |= np.int64(1) << c
+    rng, got = draw_from_mask(rng, allowed, need, cards)
+    hand = known | np.int64(got)
     world[S_HAND + o] = hand
     # the talon: the rest in a uniform order (next drawn lowest)
     rest = unknown & ~hand

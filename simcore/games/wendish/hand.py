@@ -138,11 +138,7 @@ def setup(rules, seat, dealer, hand, known, trump_card=None, takes_skat=None) ->
     used: set = set()
 
     def cards_of(text, what):
-        cs = parse_cards(text, parse_card, what)
-        for c in cs:
-            if c not in deck:
-                raise TricksimError(f"{what}: {card_name(c)} is not in this variant's pack")
-        return cs
+        return parse_cards(text, parse_card, what, deck, "this variant's pack")
 
     own = cards_of(hand, "--hand")
     place(t, range(base(seat), base(seat) + hs), own, used, card_name, "--hand")

@@ -462,6 +462,19 @@ def _rank_key(row, k, alive):
 
 
 @njit(cache=True, inline="always")
+def _may_follow(row, q, fm):
+    """The cards seat ``q`` of search state ``row`` may put on a trick led in ``fm``
+    (a follow mask): those that follow it, or its whole hand when none does.  The called
+    card's rule is left out, so this is a superset of its legal cards: enough for the
+    bounds it is used for."""
+    h = np.uint64(row[N_HAND + q])
+    lq = h & fm
+    if lq == U0:
+        lq = h
+    return lq
+
+
+@njit(cache=True, inline="always")
 def _secure_lead(row, k, c, mine):
     """Whether search card ``c``, led by a seat of side ``mine``, wins the trick
     whatever the other side plays (no card of a foe that may win it is stronger: with
@@ -472,11 +485,7 @@ def _secure_lead(row, k, c, mine):
     for q in range(k[K_N]):
         if ((team0 >> q) & 1) == mine:
             continue
-        h = np.uint64(row[N_HAND + q])
-        lq = h & fm
-        if lq == U0:
-            lq = h
-        if (lq & beats) != U0:
+        if (_may_follow(row, q, fm) & beats) != U0:
             return False
     return True
 
@@ -517,11 +526,7 @@ def _moves(row, k, out, keys):
                 q = 0
             if ((team0 >> q) & 1) == mine:
                 continue
-            h = np.uint64(row[N_HAND + q])
-            lq = h & fm
-            if lq == U0:
-                lq = h
-            lq &= elig
+            lq = _may_follow(row, q, fm) & elig
             if lq != U0:
                 pw = S_POWER[t, lowest_bit(lq)]
                 if pw > foe_max:
