@@ -164,7 +164,7 @@ def _put_ints(buf, pos, row, col, n, log, w):
     return pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _emit_game(g, pos, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
                qname_len, act, act_len, buf, w):
     """Game ``g``'s record as JSON text at ``buf[pos:]`` (written only if ``w``); returns
@@ -236,8 +236,8 @@ def _emit_game(g, pos, n, nh, start, offsets, log, seats, cards, games, head, mi
 def _text_of(g, n, nh, start, offsets, log, seats, cards, games, head, middle, qname,
              qname_len, act, act_len, out, buf, write):
     """Game ``g``'s record text: with ``write``, written at ``buf[out[g]:]``; without,
-    only its length, into ``out[g]`` (``_emit_game``, each way compiled with its flag
-    fixed)."""
+    only its length, into ``out[g]`` (``_emit_game``, one compiled call for both ways:
+    inlining it twice, once per flag, cost about 20 s of a cold compile and no speed)."""
     if write:
         _emit_game(g, out[g], n, nh, start, offsets, log, seats, cards, games, head, middle,
                    qname, qname_len, act, act_len, buf, True)
