@@ -163,6 +163,13 @@ class TailReports:
         start = self.start
         if self.own_done is None:
             return "second process: none of its tests were reached"
+        # its last report comes before its session's end: wait a little for that line
+        deadline = time.monotonic() + LAST_WAIT
+        self._read()
+        while (self.tail_done is None and self.process.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+            self._read()
         tail = (f"{self.tail_done - start:.0f} s" if self.tail_done is not None
                 else "not finished")
         return (f"split run: this process ran its tests by {self.own_done - start:.0f} s, "

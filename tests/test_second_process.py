@@ -3,6 +3,7 @@ second process's tests from its report file, and fails, with the reason, a test 
 process left unreported."""
 import json
 import os
+import threading
 import time
 from types import SimpleNamespace
 
@@ -88,3 +89,25 @@ def test_the_balance_line_gives_both_ends_from_the_start(tmp_path, pytestconfig)
     tail.reports(item(pytestconfig, a))
     line = tail.balance()
     assert "ran its tests by 100 s" in line and "(1 tests," in line and "finished at 42 s" in line
+
+
+def test_the_balance_line_waits_for_the_second_process_s_last_line(tmp_path, pytestconfig):
+    # the last test's reports are in, the session's "finished" line comes a moment later
+    path = tmp_path / "tail.jsonl"
+    a = "tests/test_x.py::test_a"
+    tail = TailReports(path, Process())
+    tail.start = time.time() - 100.0
+    path.write_text("".join(json.dumps(report(a, w)) + "\n"
+                            for w in ("setup", "call", "teardown")))
+    tail.reports(item(pytestconfig, a))
+
+    def finish():
+        time.sleep(0.5)
+        with open(path, "a") as fh:
+            fh.write(json.dumps({"finished": 0, "at": tail.start + 99.0}) + "\n")
+
+    writer = threading.Thread(target=finish)
+    writer.start()
+    line = tail.balance()
+    writer.join()
+    assert "finished at 99 s" in line, line
